@@ -1,0 +1,6 @@
+# STREAMHAL_SANITIZE="address;undefined" or "thread" instruments every target.
+if(STREAMHAL_SANITIZE)
+  string(REPLACE ";" "," _streamhal_san "${STREAMHAL_SANITIZE}")
+  add_compile_options(-fsanitize=${_streamhal_san} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${_streamhal_san})
+endif()

@@ -1,0 +1,8 @@
+# Warning flags for every streamhal target. Warnings are errors unless
+# STREAMHAL_WERROR is switched off (for example to try a newer compiler).
+function(streamhal_set_warnings target)
+  target_compile_options(${target} PRIVATE
+    -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor
+    -Wno-missing-field-initializers
+    $<$<BOOL:${STREAMHAL_WERROR}>:-Werror>)
+endfunction()

@@ -1,0 +1,541 @@
+#include "core/context.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "core/status.h"
+
+namespace streamhal {
+namespace {
+
+// Default limits, as CUDA documents them for a fresh context.
+constexpr size_t kDefaultLimits[static_cast<int>(Limit::kCount)] = {
+    1024,             // stack size per thread
+    1 << 20,          // printf FIFO
+    8 << 20,          // device malloc heap
+    2,                // device-runtime sync depth
+    2048,             // device-runtime pending launches
+    32,               // max L2 fetch granularity
+    0,                // persisting L2 cache size
+};
+
+// Per-thread context stack (CUDA: "each host thread has a stack of current
+// contexts"). Tagged with the init epoch so a stack from before a deinit is
+// dropped instead of naming contexts of a previous initialisation.
+struct ThreadState {
+  uint64_t epoch = 0;
+  std::vector<uint64_t> stack;
+  int runtime_device = 0;
+};
+
+thread_local ThreadState t_state;
+
+ThreadState& State() {
+  const uint64_t epoch = InitEpoch();
+  if (t_state.epoch != epoch) {
+    t_state.stack.clear();
+    t_state.runtime_device = 0;
+    t_state.epoch = epoch;
+  }
+  return t_state;
+}
+
+// Every live context, so that Deinit can destroy them all.
+struct LiveContexts {
+  absl::Mutex mutex;
+  absl::flat_hash_set<Context*> set ABSL_GUARDED_BY(mutex);
+};
+
+LiveContexts& Live() {
+  static LiveContexts* live = new LiveContexts;  // leaked: no static destructor
+  return *live;
+}
+
+Context* NewContext(Device* device, unsigned flags, bool is_primary) {
+  auto* context = new Context(device, flags, is_primary);
+  LiveContexts& live = Live();
+  absl::MutexLock lock(&live.mutex);
+  live.set.insert(context);
+  return context;
+}
+
+void DeleteContext(Context* context) {
+  {
+    LiveContexts& live = Live();
+    absl::MutexLock lock(&live.mutex);
+    live.set.erase(context);
+  }
+  delete context;
+}
+
+absl::Status ValidateFlags(unsigned flags, const char* api) {
+  if ((flags & ~kCtxFlagsMask) != 0) {
+    return Error(ErrorCode::kInvalidValue, api, ": unknown flag bits 0x", absl::Hex(flags));
+  }
+  const unsigned sched = flags & kCtxSchedMask;
+  if (sched != kCtxSchedAuto && sched != kCtxSchedSpin && sched != kCtxSchedYield &&
+      sched != kCtxSchedBlockingSync) {
+    return Error(ErrorCode::kInvalidValue, api,
+                 ": at most one scheduling flag may be given, got 0x", absl::Hex(sched));
+  }
+  return absl::OkStatus();
+}
+
+// Resolves a handle on a thread's stack. A handle that was valid once and has
+// been destroyed gives kContextIsDestroyed (CUDA's rule for contexts left on
+// other threads' stacks).
+absl::StatusOr<Context*> ResolveStackEntry(uint64_t handle) {
+  HandleState state;
+  Context* context = LookupAs<Context>(handle, &state);
+  if (context != nullptr) return context;
+  if (state == HandleState::kDestroyed) {
+    return Error(ErrorCode::kContextIsDestroyed, "the current context has been destroyed");
+  }
+  return Error(ErrorCode::kInvalidContext, "the current context is not valid");
+}
+
+}  // namespace
+
+Context::Context(Device* device, unsigned flags, bool is_primary)
+    : Object(kKind), device_(device), is_primary_(is_primary), flags_(flags) {
+  std::copy(std::begin(kDefaultLimits), std::end(kDefaultLimits), limits_);
+}
+
+Context::~Context() {
+  // Work still in flight must finish before its context goes away (CUDA:
+  // cuCtxDestroy waits for outstanding work).
+  absl::Status status = Synchronize();
+  if (!status.ok()) Log(LogLevel::kWarning, "context teardown: ", status.message());
+}
+
+size_t Context::limit(Limit which) const {
+  absl::MutexLock lock(&limits_mutex_);
+  return limits_[static_cast<int>(which)];
+}
+
+void Context::set_limit(Limit which, size_t value) {
+  absl::MutexLock lock(&limits_mutex_);
+  limits_[static_cast<int>(which)] = value;
+}
+
+absl::Status Context::Synchronize() { return device_->backend()->WaitIdle(); }
+
+absl::Status CreateContext(HandleOut out, unsigned flags, int device_ordinal) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuCtxCreate: pctx is null");
+  SH_RETURN_IF_ERROR(ValidateFlags(flags, "cuCtxCreate"));
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  Context* context = NewContext(device, flags, /*is_primary=*/false);
+  State().stack.push_back(context->handle());
+  out.Set(context->handle());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Context*> ResolveContext(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  HandleState state;
+  Context* context = LookupAs<Context>(handle, &state);
+  if (context != nullptr) return context;
+  switch (state) {
+    case HandleState::kNull:
+      return Error(ErrorCode::kInvalidContext, "context handle is null");
+    case HandleState::kDestroyed:
+      return Error(ErrorCode::kInvalidContext, "context 0x", absl::Hex(handle),
+                   " has been destroyed");
+    default:
+      return Error(ErrorCode::kInvalidContext, "0x", absl::Hex(handle), " is not a context");
+  }
+}
+
+absl::Status DestroyContext(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (handle == 0) return Error(ErrorCode::kInvalidValue, "cuCtxDestroy: ctx is null");
+  SH_ASSIGN_OR_RETURN(Context * context, ResolveContext(handle));
+  if (context->is_primary()) {
+    return Error(ErrorCode::kInvalidContext,
+                 "cuCtxDestroy: a primary context is released with cuDevicePrimaryCtxRelease");
+  }
+  ThreadState& state = State();
+  if (!state.stack.empty() && state.stack.back() == handle) state.stack.pop_back();
+  DeleteContext(context);
+  return absl::OkStatus();
+}
+
+absl::Status PushContext(uint64_t handle) {
+  SH_ASSIGN_OR_RETURN(Context * context, ResolveContext(handle));
+  State().stack.push_back(context->handle());
+  return absl::OkStatus();
+}
+
+absl::Status PopContext(HandleOut out) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  ThreadState& state = State();
+  if (state.stack.empty()) {
+    return Error(ErrorCode::kInvalidContext, "cuCtxPopCurrent: no context is current");
+  }
+  const uint64_t handle = state.stack.back();
+  state.stack.pop_back();
+  if (!out.is_null()) out.Set(handle);
+  return absl::OkStatus();
+}
+
+absl::Status SetCurrentContext(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  ThreadState& state = State();
+  if (handle == 0) {
+    if (!state.stack.empty()) state.stack.pop_back();
+    return absl::OkStatus();
+  }
+  SH_ASSIGN_OR_RETURN(Context * context, ResolveContext(handle));
+  if (state.stack.empty()) {
+    state.stack.push_back(context->handle());
+  } else {
+    state.stack.back() = context->handle();
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GetCurrentContext(HandleOut out) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuCtxGetCurrent: pctx is null");
+  ThreadState& state = State();
+  out.Set(state.stack.empty() ? 0 : state.stack.back());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Context*> CurrentContext() {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  ThreadState& state = State();
+  if (state.stack.empty()) {
+    return Error(ErrorCode::kInvalidContext, "no context is current on this thread");
+  }
+  return ResolveStackEntry(state.stack.back());
+}
+
+absl::Status GetContextDevice(int* device) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (device == nullptr) return Error(ErrorCode::kInvalidValue, "cuCtxGetDevice: device is null");
+  *device = context->device()->ordinal();
+  return absl::OkStatus();
+}
+
+absl::Status GetContextFlags(unsigned* flags) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (flags == nullptr) return Error(ErrorCode::kInvalidValue, "cuCtxGetFlags: flags is null");
+  *flags = context->flags();
+  return absl::OkStatus();
+}
+
+absl::Status SetContextFlags(unsigned flags) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  SH_RETURN_IF_ERROR(ValidateFlags(flags, "cuCtxSetFlags"));
+  context->set_flags(flags);
+  return absl::OkStatus();
+}
+
+absl::Status GetContextApiVersion(uint64_t handle, unsigned* version) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (handle == 0) {
+    SH_RETURN_IF_ERROR(CurrentContext().status());
+  } else {
+    SH_RETURN_IF_ERROR(ResolveContext(handle).status());
+  }
+  if (version == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuCtxGetApiVersion: version is null");
+  }
+  *version = kContextApiVersion;
+  return absl::OkStatus();
+}
+
+absl::Status GetStreamPriorityRange(int* least, int* greatest) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  // Two levels: 0 (normal) and -1 (high). Both outputs are optional.
+  if (least != nullptr) *least = 0;
+  if (greatest != nullptr) *greatest = -1;
+  return absl::OkStatus();
+}
+
+absl::Status SynchronizeCurrentContext() {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  return context->Synchronize();
+}
+
+absl::Status GetContextLimit(size_t* value, int limit) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (value == nullptr) return Error(ErrorCode::kInvalidValue, "cuCtxGetLimit: pvalue is null");
+  if (limit < 0 || limit >= static_cast<int>(Limit::kCount)) {
+    return Error(ErrorCode::kUnsupportedLimit, "cuCtxGetLimit: unknown limit ", limit);
+  }
+  *value = context->limit(static_cast<Limit>(limit));
+  return absl::OkStatus();
+}
+
+absl::Status SetContextLimit(int limit, size_t value) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (limit < 0 || limit >= static_cast<int>(Limit::kCount)) {
+    return Error(ErrorCode::kUnsupportedLimit, "cuCtxSetLimit: unknown limit ", limit);
+  }
+  const Limit which = static_cast<Limit>(limit);
+  if (which == Limit::kMaxL2FetchGranularity && value > 128) {
+    return Error(ErrorCode::kInvalidValue, "cuCtxSetLimit: L2 fetch granularity ", value,
+                 " exceeds 128 bytes");
+  }
+  if (which == Limit::kPersistingL2CacheSize && value != 0 &&
+      context->device()->properties().l2_cache_size == 0) {
+    return Error(ErrorCode::kUnsupportedLimit,
+                 "cuCtxSetLimit: this device has no persisting L2 cache");
+  }
+  context->set_limit(which, value);
+  return absl::OkStatus();
+}
+
+absl::Status GetContextCacheConfig(int* config) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (config == nullptr) return Error(ErrorCode::kInvalidValue, "cuCtxGetCacheConfig: null");
+  *config = context->cache_config();
+  return absl::OkStatus();
+}
+
+absl::Status SetContextCacheConfig(int config) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (config < 0 || config > 3) {
+    return Error(ErrorCode::kInvalidValue, "cuCtxSetCacheConfig: unknown config ", config);
+  }
+  context->set_cache_config(config);
+  return absl::OkStatus();
+}
+
+absl::Status GetContextSharedMemConfig(int* config) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (config == nullptr) return Error(ErrorCode::kInvalidValue, "cuCtxGetSharedMemConfig: null");
+  *config = context->shared_mem_config();
+  return absl::OkStatus();
+}
+
+absl::Status SetContextSharedMemConfig(int config) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (config < 0 || config > 2) {
+    return Error(ErrorCode::kInvalidValue, "cuCtxSetSharedMemConfig: unknown config ", config);
+  }
+  context->set_shared_mem_config(config);
+  return absl::OkStatus();
+}
+
+absl::Status EnablePeerAccess(uint64_t peer, unsigned flags) {
+  SH_ASSIGN_OR_RETURN(Context * current, CurrentContext());
+  SH_ASSIGN_OR_RETURN(Context * peer_context, ResolveContext(peer));
+  if (flags != 0) return Error(ErrorCode::kInvalidValue, "cuCtxEnablePeerAccess: flags must be 0");
+  if (peer_context == current) {
+    return Error(ErrorCode::kInvalidDevice, "cuCtxEnablePeerAccess: peer is the current context");
+  }
+  return Error(ErrorCode::kPeerAccessUnsupported, "cuCtxEnablePeerAccess: device ",
+               current->device()->ordinal(), " cannot access memory of device ",
+               peer_context->device()->ordinal());
+}
+
+absl::Status DisablePeerAccess(uint64_t peer) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_RETURN_IF_ERROR(ResolveContext(peer).status());
+  return Error(ErrorCode::kPeerAccessNotEnabled, "cuCtxDisablePeerAccess: peer access was never "
+               "enabled");
+}
+
+absl::Status AttachContext(HandleOut out, unsigned flags) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuCtxAttach: pctx is null");
+  if (flags != 0) return Error(ErrorCode::kInvalidValue, "cuCtxAttach: flags must be 0");
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  context->AddUsage();
+  out.Set(context->handle());
+  return absl::OkStatus();
+}
+
+absl::Status DetachContext(uint64_t handle) {
+  SH_ASSIGN_OR_RETURN(Context * context, ResolveContext(handle));
+  ThreadState& state = State();
+  if (state.stack.empty() || state.stack.back() != handle) {
+    return Error(ErrorCode::kInvalidContext, "cuCtxDetach: ctx is not the current context");
+  }
+  if (context->DropUsage() > 0) return absl::OkStatus();
+  if (context->is_primary()) {
+    // The usage count of a primary context is its retain count; detach
+    // never destroys it behind cuDevicePrimaryCtxRelease's back.
+    context->AddUsage();
+    return Error(ErrorCode::kInvalidContext, "cuCtxDetach: ctx is a primary context");
+  }
+  state.stack.pop_back();
+  DeleteContext(context);
+  return absl::OkStatus();
+}
+
+absl::Status RetainPrimaryContext(HandleOut out, int device_ordinal) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (out.is_null()) {
+    return Error(ErrorCode::kInvalidValue, "cuDevicePrimaryCtxRetain: pctx is null");
+  }
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  Device::PrimaryState& primary = device->primary();
+  absl::MutexLock lock(&primary.mutex);
+  if (primary.context == nullptr) {
+    primary.context = NewContext(device, primary.flags, /*is_primary=*/true);
+  }
+  ++primary.refcount;
+  out.Set(primary.context->handle());
+  return absl::OkStatus();
+}
+
+absl::Status ReleasePrimaryContext(int device_ordinal) {
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  Context* to_delete = nullptr;
+  {
+    Device::PrimaryState& primary = device->primary();
+    absl::MutexLock lock(&primary.mutex);
+    if (primary.refcount == 0) {
+      return Error(ErrorCode::kInvalidContext, "cuDevicePrimaryCtxRelease: the primary context of "
+                   "device ", device_ordinal, " is not retained");
+    }
+    if (--primary.refcount == 0) {
+      to_delete = primary.context;
+      primary.context = nullptr;
+      primary.runtime_retained = false;
+    }
+  }
+  // Released outside the lock: teardown waits for the device.
+  if (to_delete != nullptr) DeleteContext(to_delete);
+  return absl::OkStatus();
+}
+
+absl::Status SetPrimaryContextFlags(int device_ordinal, unsigned flags) {
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  SH_RETURN_IF_ERROR(ValidateFlags(flags, "cuDevicePrimaryCtxSetFlags"));
+  Device::PrimaryState& primary = device->primary();
+  absl::MutexLock lock(&primary.mutex);
+  // CUDA 11+: flags may change while the primary context is active.
+  primary.flags = flags;
+  if (primary.context != nullptr) primary.context->set_flags(flags);
+  return absl::OkStatus();
+}
+
+absl::Status GetPrimaryContextState(int device_ordinal, unsigned* flags, int* active) {
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  if (flags == nullptr || active == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuDevicePrimaryCtxGetState: flags and active must "
+                 "not be null");
+  }
+  Device::PrimaryState& primary = device->primary();
+  absl::MutexLock lock(&primary.mutex);
+  *flags = primary.flags;
+  *active = primary.context != nullptr ? 1 : 0;
+  return absl::OkStatus();
+}
+
+absl::Status ResetPrimaryContext(int device_ordinal) {
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  Context* to_delete = nullptr;
+  {
+    Device::PrimaryState& primary = device->primary();
+    absl::MutexLock lock(&primary.mutex);
+    to_delete = primary.context;
+    primary.context = nullptr;
+    primary.refcount = 0;
+    primary.runtime_retained = false;
+    primary.flags = 0;
+  }
+  if (to_delete != nullptr) DeleteContext(to_delete);
+  return absl::OkStatus();
+}
+
+absl::Status RuntimeGetDevice(int* device) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (device == nullptr) return Error(ErrorCode::kInvalidValue, "hipGetDevice: device is null");
+  ThreadState& state = State();
+  if (!state.stack.empty()) {
+    if (Context* context = LookupAs<Context>(state.stack.back())) {
+      *device = context->device()->ordinal();
+      return absl::OkStatus();
+    }
+  }
+  *device = state.runtime_device;
+  return absl::OkStatus();
+}
+
+namespace {
+
+// Retains the primary context once on behalf of the runtime API.
+absl::StatusOr<Context*> RuntimePrimary(Device* device) {
+  Device::PrimaryState& primary = device->primary();
+  absl::MutexLock lock(&primary.mutex);
+  if (primary.context == nullptr) {
+    primary.context = NewContext(device, primary.flags, /*is_primary=*/true);
+  }
+  if (!primary.runtime_retained) {
+    primary.runtime_retained = true;
+    ++primary.refcount;
+  }
+  return primary.context;
+}
+
+}  // namespace
+
+absl::Status RuntimeSetDevice(int device_ordinal) {
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  SH_ASSIGN_OR_RETURN(Context * context, RuntimePrimary(device));
+  ThreadState& state = State();
+  state.runtime_device = device_ordinal;
+  if (state.stack.empty()) {
+    state.stack.push_back(context->handle());
+  } else {
+    state.stack.back() = context->handle();
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Context*> RuntimeCurrentContext() {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  ThreadState& state = State();
+  if (!state.stack.empty()) return ResolveStackEntry(state.stack.back());
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(state.runtime_device));
+  SH_ASSIGN_OR_RETURN(Context * context, RuntimePrimary(device));
+  state.stack.push_back(context->handle());
+  return context;
+}
+
+absl::Status RuntimeResetDevice() {
+  int device = 0;
+  SH_RETURN_IF_ERROR(RuntimeGetDevice(&device));
+  ThreadState& state = State();
+  SH_RETURN_IF_ERROR(ResetPrimaryContext(device));
+  // The primary context is gone; unbind it from this thread's stack so the
+  // next runtime call creates a fresh one.
+  if (!state.stack.empty() && LookupAs<Context>(state.stack.back()) == nullptr) {
+    state.stack.pop_back();
+  }
+  return absl::OkStatus();
+}
+
+void DestroyAllContexts() {
+  std::vector<Context*> contexts;
+  {
+    LiveContexts& live = Live();
+    absl::MutexLock lock(&live.mutex);
+    contexts.assign(live.set.begin(), live.set.end());
+  }
+  for (Context* context : contexts) {
+    Device::PrimaryState& primary = context->device()->primary();
+    {
+      absl::MutexLock lock(&primary.mutex);
+      if (primary.context == context) {
+        primary.context = nullptr;
+        primary.refcount = 0;
+        primary.runtime_retained = false;
+        primary.flags = 0;
+      }
+    }
+    DeleteContext(context);
+  }
+}
+
+}  // namespace streamhal

@@ -1,0 +1,158 @@
+// Contexts and the per-thread context stack (CUDA programming guide, "Context"
+// in the driver API chapter). A CUcontext and a hipCtx_t are the same object.
+#ifndef STREAMHAL_CORE_CONTEXT_H_
+#define STREAMHAL_CORE_CONTEXT_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "core/device.h"
+#include "core/handle.h"
+
+namespace streamhal {
+
+// Context creation flags; the numeric values are CUDA's (HIP uses the same).
+inline constexpr unsigned kCtxSchedAuto = 0x00;
+inline constexpr unsigned kCtxSchedSpin = 0x01;
+inline constexpr unsigned kCtxSchedYield = 0x02;
+inline constexpr unsigned kCtxSchedBlockingSync = 0x04;
+inline constexpr unsigned kCtxSchedMask = 0x07;
+inline constexpr unsigned kCtxMapHost = 0x08;
+inline constexpr unsigned kCtxLmemResizeToMax = 0x10;
+inline constexpr unsigned kCtxFlagsMask = 0xFF;
+
+// Per-context limits (CUlimit order; HIP's hipLimit_t uses the same values
+// for the ones it has).
+enum class Limit : int {
+  kStackSize = 0,
+  kPrintfFifoSize = 1,
+  kMallocHeapSize = 2,
+  kDevRuntimeSyncDepth = 3,
+  kDevRuntimePendingLaunchCount = 4,
+  kMaxL2FetchGranularity = 5,
+  kPersistingL2CacheSize = 6,
+  kCount,
+};
+
+// The API version a context reports (cuCtxGetApiVersion): CUDA reports 3020
+// for every context created by a 3.2-or-later driver.
+inline constexpr unsigned kContextApiVersion = 3020;
+
+class Context : public Object {
+ public:
+  static constexpr ObjectKind kKind = ObjectKind::kContext;
+
+  Context(Device* device, unsigned flags, bool is_primary);
+  ~Context() override;
+
+  Device* device() const { return device_; }
+  bool is_primary() const { return is_primary_; }
+  unsigned flags() const { return flags_.load(std::memory_order_relaxed); }
+  void set_flags(unsigned flags) { flags_.store(flags, std::memory_order_relaxed); }
+
+  size_t limit(Limit limit) const;
+  void set_limit(Limit limit, size_t value);
+
+  // cuCtxSetCacheConfig / cuCtxSetSharedMemConfig preferences. Vulkan has no
+  // such knobs; the values are kept and reported back.
+  int cache_config() const { return cache_config_.load(std::memory_order_relaxed); }
+  void set_cache_config(int value) { cache_config_.store(value, std::memory_order_relaxed); }
+  int shared_mem_config() const { return shared_mem_config_.load(std::memory_order_relaxed); }
+  void set_shared_mem_config(int value) {
+    shared_mem_config_.store(value, std::memory_order_relaxed);
+  }
+
+  // Attach/detach usage count (cuCtxAttach/cuCtxDetach). Starts at 1.
+  int AddUsage() { return usage_count_.fetch_add(1) + 1; }
+  int DropUsage() { return usage_count_.fetch_sub(1) - 1; }
+
+  // Waits until all work submitted in this context has finished.
+  absl::Status Synchronize();
+
+ private:
+  Device* const device_;
+  const bool is_primary_;
+  std::atomic<unsigned> flags_;
+  std::atomic<int> usage_count_{1};
+  std::atomic<int> cache_config_{0};
+  std::atomic<int> shared_mem_config_{0};
+  mutable absl::Mutex limits_mutex_;
+  size_t limits_[static_cast<int>(Limit::kCount)] ABSL_GUARDED_BY(limits_mutex_);
+};
+
+// --- Validated entry points (both bindings call these) ---
+
+// cuCtxCreate: creates a context on `device` and pushes it on this thread's
+// stack.
+absl::Status CreateContext(HandleOut out, unsigned flags, int device);
+// cuCtxDestroy: destroys a non-primary context; if it is current on this
+// thread it is popped. On other threads' stacks it stays, unusable.
+absl::Status DestroyContext(uint64_t context);
+absl::Status PushContext(uint64_t context);
+// Pops this thread's current context; `out` may be null.
+absl::Status PopContext(HandleOut out);
+// Replaces the top of this thread's stack; 0 pops it (CUDA: "If ctx is NULL,
+// the context at the top of the stack is unbound").
+absl::Status SetCurrentContext(uint64_t context);
+// The handle on top of this thread's stack, 0 if none.
+absl::Status GetCurrentContext(HandleOut out);
+absl::Status GetContextDevice(int* device);
+absl::Status GetContextFlags(unsigned* flags);
+absl::Status SetContextFlags(unsigned flags);
+// `context` 0 means the current context.
+absl::Status GetContextApiVersion(uint64_t context, unsigned* version);
+absl::Status GetStreamPriorityRange(int* least, int* greatest);
+absl::Status SynchronizeCurrentContext();
+absl::Status GetContextLimit(size_t* value, int limit);
+absl::Status SetContextLimit(int limit, size_t value);
+
+// Cache preference: CU_FUNC_CACHE_PREFER_NONE (0) .. PREFER_EQUAL (3).
+absl::Status GetContextCacheConfig(int* config);
+absl::Status SetContextCacheConfig(int config);
+// Shared memory bank size: DEFAULT (0), FOUR_BYTE (1), EIGHT_BYTE (2).
+absl::Status GetContextSharedMemConfig(int* config);
+absl::Status SetContextSharedMemConfig(int config);
+// Peer access from the current context to `peer`. Devices never share
+// memory in streamhal, so enabling reports kPeerAccessUnsupported (after
+// validating the arguments) and disabling reports kPeerAccessNotEnabled.
+absl::Status EnablePeerAccess(uint64_t peer, unsigned flags);
+absl::Status DisablePeerAccess(uint64_t peer);
+
+// The live current context: kInvalidContext with none, kContextIsDestroyed
+// when the top of the stack was destroyed.
+absl::StatusOr<Context*> CurrentContext();
+// Resolves a handle passed as an argument; 0 is kInvalidContext.
+absl::StatusOr<Context*> ResolveContext(uint64_t context);
+
+// cuCtxAttach / cuCtxDetach (deprecated CUDA API kept for old programs).
+absl::Status AttachContext(HandleOut out, unsigned flags);
+absl::Status DetachContext(uint64_t context);
+
+// --- Primary contexts ---
+absl::Status RetainPrimaryContext(HandleOut out, int device);
+absl::Status ReleasePrimaryContext(int device);
+absl::Status SetPrimaryContextFlags(int device, unsigned flags);
+absl::Status GetPrimaryContextState(int device, unsigned* flags, int* active);
+absl::Status ResetPrimaryContext(int device);
+
+// --- The runtime-API view (hipSetDevice and friends) ---
+// The device of the current context, else this thread's chosen device.
+absl::Status RuntimeGetDevice(int* device);
+// Makes the primary context of `device` current on this thread (retaining it
+// once for the runtime, as the CUDA runtime does).
+absl::Status RuntimeSetDevice(int device);
+// The current context, or, when none is current, the primary context of this
+// thread's device, made current (lazy runtime initialisation).
+absl::StatusOr<Context*> RuntimeCurrentContext();
+// hipDeviceReset: destroys the primary context of the current device.
+absl::Status RuntimeResetDevice();
+
+// Destroys every context (used by Deinit).
+void DestroyAllContexts();
+
+}  // namespace streamhal
+
+#endif  // STREAMHAL_CORE_CONTEXT_H_

@@ -1,0 +1,46 @@
+// A device as the APIs see it: an ordinal (CUdevice / hipDevice_t) over a
+// backend device, plus the state of its primary context.
+#ifndef STREAMHAL_CORE_DEVICE_H_
+#define STREAMHAL_CORE_DEVICE_H_
+
+#include <memory>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "core/backend.h"
+
+namespace streamhal {
+
+class Context;
+
+class Device {
+ public:
+  Device(int ordinal, std::unique_ptr<BackendDevice> backend);
+  ~Device();
+
+  int ordinal() const { return ordinal_; }
+  const DeviceProperties& properties() const { return backend_->properties(); }
+  BackendDevice* backend() const { return backend_.get(); }
+
+  // The primary context (CUDA: one per device, reference counted, shared
+  // with the runtime API). Managed by context.cc.
+  struct PrimaryState {
+    absl::Mutex mutex;
+    Context* context ABSL_GUARDED_BY(mutex) = nullptr;
+    int refcount ABSL_GUARDED_BY(mutex) = 0;
+    unsigned flags ABSL_GUARDED_BY(mutex) = 0;
+    // Whether the runtime API (hipSetDevice and friends) holds its one
+    // reference.
+    bool runtime_retained ABSL_GUARDED_BY(mutex) = false;
+  };
+  PrimaryState& primary() { return primary_; }
+
+ private:
+  const int ordinal_;
+  const std::unique_ptr<BackendDevice> backend_;
+  PrimaryState primary_;
+};
+
+}  // namespace streamhal
+
+#endif  // STREAMHAL_CORE_DEVICE_H_

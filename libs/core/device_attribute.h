@@ -1,0 +1,126 @@
+// Backend-neutral device attributes. Each binding maps its own attribute
+// enum (CUdevice_attribute, hipDeviceAttribute_t) onto these, so both APIs
+// report the same numbers from the same DeviceProperties.
+#ifndef STREAMHAL_CORE_DEVICE_ATTRIBUTE_H_
+#define STREAMHAL_CORE_DEVICE_ATTRIBUTE_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "core/backend.h"
+
+namespace streamhal {
+
+enum class DeviceAttribute {
+  kInvalid,      // not an attribute of the API: kInvalidValue
+  kNotReported,  // a valid attribute this device model has no value for: 0
+  kMaxThreadsPerBlock,
+  kMaxBlockDimX,
+  kMaxBlockDimY,
+  kMaxBlockDimZ,
+  kMaxGridDimX,
+  kMaxGridDimY,
+  kMaxGridDimZ,
+  kMaxSharedMemoryPerBlock,
+  kMaxSharedMemoryPerBlockOptin,
+  kMaxSharedMemoryPerMultiprocessor,
+  kTotalConstantMemory,
+  kWarpSize,
+  kMaxPitch,
+  kMaxRegistersPerBlock,
+  kMaxRegistersPerMultiprocessor,
+  kClockRate,
+  kMemoryClockRate,
+  kGlobalMemoryBusWidth,
+  kL2CacheSize,
+  kTextureAlignment,
+  kTexturePitchAlignment,
+  kGpuOverlap,
+  kAsyncEngineCount,
+  kMultiprocessorCount,
+  kMaxThreadsPerMultiprocessor,
+  kMaxBlocksPerMultiprocessor,
+  kKernelExecTimeout,
+  kIntegrated,
+  kCanMapHostMemory,
+  kComputeMode,
+  kConcurrentKernels,
+  kEccEnabled,
+  kPciBusId,
+  kPciDeviceId,
+  kPciDomainId,
+  kTccDriver,
+  kUnifiedAddressing,
+  kComputeCapabilityMajor,
+  kComputeCapabilityMinor,
+  kStreamPrioritiesSupported,
+  kGlobalL1CacheSupported,
+  kLocalL1CacheSupported,
+  kManagedMemory,
+  kMultiGpuBoard,
+  kMultiGpuBoardGroupId,
+  kHostNativeAtomicSupported,
+  kSingleToDoublePrecisionPerfRatio,
+  kPageableMemoryAccess,
+  kConcurrentManagedAccess,
+  kComputePreemptionSupported,
+  kCanUseHostPointerForRegisteredMem,
+  kCooperativeLaunch,
+  kCooperativeMultiDeviceLaunch,
+  kHostRegisterSupported,
+  kMemoryPoolsSupported,
+  kVirtualMemoryManagementSupported,
+  kMaxPersistingL2CacheSize,
+  kMaxAccessPolicyWindowSize,
+  kReservedSharedMemoryPerBlock,
+  kReadOnlyHostRegisterSupported,
+  kIpcEventSupported,
+  kTimelineSemaphoreInteropSupported,
+};
+
+// Writes the value of `attribute` of device `device` to `*value`.
+// Errors: kNotInitialized, kInvalidValue (null value, kInvalid attribute),
+// kInvalidDevice.
+absl::Status GetDeviceAttribute(int* value, DeviceAttribute attribute, int device);
+
+// Everything known about a device (hipGetDeviceProperties).
+absl::StatusOr<const DeviceProperties*> GetDeviceProperties(int device);
+
+// Name, UUID and memory size (cuDeviceGetName, cuDeviceGetUuid,
+// cuDeviceTotalMem). `length` is the size of `name` in bytes; the name is
+// truncated to fit and always NUL-terminated.
+absl::Status GetDeviceName(char* name, int length, int device);
+absl::Status GetDeviceUuid(uint8_t (*uuid)[16], int device);
+absl::Status GetDeviceTotalMemory(size_t* bytes, int device);
+absl::Status GetDeviceCount(int* count);
+// cuDeviceGet: validates `ordinal` and writes it.
+absl::Status GetDeviceHandle(int* device, int ordinal);
+
+// PCI bus id in the "domain:bus:device.function" form CUDA uses
+// ("0000:01:00.0"). kNotSupported when the device reports no PCI address.
+absl::Status GetDevicePciBusId(char* pci_bus_id, int length, int device);
+absl::Status GetDeviceByPciBusId(int* device, const char* pci_bus_id);
+
+// Peer access between two devices: streamhal keeps each device's memory
+// private to it, so no pair can access each other (0), but both ordinals are
+// validated.
+absl::Status CanAccessPeer(int* can_access, int device, int peer);
+
+enum class PeerAttribute {
+  kInvalid,
+  kPerformanceRank,
+  kAccessSupported,
+  kNativeAtomicSupported,
+  kArrayAccessSupported,
+};
+
+// cuDeviceGetP2PAttribute: the two devices must differ (CUDA gives
+// CUDA_ERROR_INVALID_DEVICE for src == dst). No pair has peer access, so
+// every attribute is 0.
+absl::Status GetPeerAttribute(int* value, PeerAttribute attribute, int src, int dst);
+
+}  // namespace streamhal
+
+#endif  // STREAMHAL_CORE_DEVICE_ATTRIBUTE_H_

@@ -1,0 +1,120 @@
+// Context management (cuCtx*).
+#include <cuda.h>
+
+#include "core/context.h"
+#include "core/handle.h"
+#include "result.h"
+
+using streamhal::HandleOut;
+using streamhal::HandleValue;
+using streamhal::cuda::ToCUresult;
+
+extern "C" {
+
+CUresult cuCtxCreate(CUcontext* pctx, unsigned int flags, CUdevice dev) {
+  return ToCUresult(streamhal::CreateContext(HandleOut(pctx), flags, dev));
+}
+
+CUresult cuCtxDestroy(CUcontext ctx) {
+  return ToCUresult(streamhal::DestroyContext(HandleValue(ctx)));
+}
+
+CUresult cuCtxPushCurrent(CUcontext ctx) {
+  return ToCUresult(streamhal::PushContext(HandleValue(ctx)));
+}
+
+CUresult cuCtxPopCurrent(CUcontext* pctx) {
+  return ToCUresult(streamhal::PopContext(HandleOut(pctx)));
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx) {
+  return ToCUresult(streamhal::SetCurrentContext(HandleValue(ctx)));
+}
+
+CUresult cuCtxGetCurrent(CUcontext* pctx) {
+  return ToCUresult(streamhal::GetCurrentContext(HandleOut(pctx)));
+}
+
+CUresult cuCtxGetDevice(CUdevice* device) {
+  return ToCUresult(streamhal::GetContextDevice(device));
+}
+
+CUresult cuCtxGetFlags(unsigned int* flags) {
+  return ToCUresult(streamhal::GetContextFlags(flags));
+}
+
+CUresult cuCtxSetFlags(unsigned int flags) {
+  return ToCUresult(streamhal::SetContextFlags(flags));
+}
+
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int* version) {
+  return ToCUresult(streamhal::GetContextApiVersion(HandleValue(ctx), version));
+}
+
+CUresult cuCtxGetStreamPriorityRange(int* least_priority, int* greatest_priority) {
+  return ToCUresult(streamhal::GetStreamPriorityRange(least_priority, greatest_priority));
+}
+
+CUresult cuCtxSynchronize(void) { return ToCUresult(streamhal::SynchronizeCurrentContext()); }
+
+CUresult cuCtxGetLimit(size_t* pvalue, CUlimit limit) {
+  return ToCUresult(streamhal::GetContextLimit(pvalue, static_cast<int>(limit)));
+}
+
+CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
+  return ToCUresult(streamhal::SetContextLimit(static_cast<int>(limit), value));
+}
+
+CUresult cuCtxGetCacheConfig(CUfunc_cache* config) {
+  return ToCUresult(streamhal::GetContextCacheConfig(reinterpret_cast<int*>(config)));
+}
+
+CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
+  return ToCUresult(streamhal::SetContextCacheConfig(static_cast<int>(config)));
+}
+
+CUresult cuCtxGetSharedMemConfig(CUsharedconfig* config) {
+  return ToCUresult(streamhal::GetContextSharedMemConfig(reinterpret_cast<int*>(config)));
+}
+
+CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
+  return ToCUresult(streamhal::SetContextSharedMemConfig(static_cast<int>(config)));
+}
+
+CUresult cuCtxEnablePeerAccess(CUcontext peer_context, unsigned int flags) {
+  return ToCUresult(streamhal::EnablePeerAccess(HandleValue(peer_context), flags));
+}
+
+CUresult cuCtxDisablePeerAccess(CUcontext peer_context) {
+  return ToCUresult(streamhal::DisablePeerAccess(HandleValue(peer_context)));
+}
+
+CUresult cuCtxAttach(CUcontext* pctx, unsigned int flags) {
+  return ToCUresult(streamhal::AttachContext(HandleOut(pctx), flags));
+}
+
+CUresult cuCtxDetach(CUcontext ctx) {
+  return ToCUresult(streamhal::DetachContext(HandleValue(ctx)));
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
+  return ToCUresult(streamhal::RetainPrimaryContext(HandleOut(pctx), dev));
+}
+
+CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
+  return ToCUresult(streamhal::ReleasePrimaryContext(dev));
+}
+
+CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags) {
+  return ToCUresult(streamhal::SetPrimaryContextFlags(dev, flags));
+}
+
+CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active) {
+  return ToCUresult(streamhal::GetPrimaryContextState(dev, flags, active));
+}
+
+CUresult cuDevicePrimaryCtxReset(CUdevice dev) {
+  return ToCUresult(streamhal::ResetPrimaryContext(dev));
+}
+
+}  // extern "C"

@@ -1,0 +1,36 @@
+// HIP initialises lazily: every entry point may be the first call. These
+// wrappers run the core's lazy initialisation (and, for runtime-style calls,
+// bring up the current device's primary context) before the core call, and
+// map the result.
+#ifndef STREAMHAL_HIP_BINDING_CALL_H_
+#define STREAMHAL_HIP_BINDING_CALL_H_
+
+#include <hip/hip_runtime_api.h>
+
+#include "core/context.h"
+#include "core/runtime.h"
+#include "result.h"
+
+namespace streamhal::hip {
+
+// Driver-style call: lazy init, then `body`.
+template <typename Body>
+hipError_t Call(Body&& body) {
+  absl::Status status = EnsureInitialized();
+  if (status.ok()) status = body();
+  return ToHipError(status);
+}
+
+// Runtime-style call: lazy init, make sure a context is current (the
+// primary context of this thread's device when none is), then `body`.
+template <typename Body>
+hipError_t RuntimeCall(Body&& body) {
+  absl::Status status = EnsureInitialized();
+  if (status.ok()) status = RuntimeCurrentContext().status();
+  if (status.ok()) status = body();
+  return ToHipError(status);
+}
+
+}  // namespace streamhal::hip
+
+#endif  // STREAMHAL_HIP_BINDING_CALL_H_

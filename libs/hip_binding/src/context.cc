@@ -1,0 +1,108 @@
+// Context management (hipCtx*, hipDevicePrimaryCtx*). Deprecated in HIP but
+// kept for driver-API ports; the objects are the CUDA binding's.
+#include <hip/hip_runtime_api.h>
+
+#include "call.h"
+#include "core/context.h"
+#include "core/handle.h"
+
+using streamhal::HandleOut;
+using streamhal::HandleValue;
+using streamhal::hip::Call;
+
+extern "C" {
+
+hipError_t hipCtxCreate(hipCtx_t* ctx, unsigned int flags, hipDevice_t device) {
+  return Call([&] { return streamhal::CreateContext(HandleOut(ctx), flags, device); });
+}
+
+hipError_t hipCtxDestroy(hipCtx_t ctx) {
+  return Call([&] { return streamhal::DestroyContext(HandleValue(ctx)); });
+}
+
+hipError_t hipCtxDetach(hipCtx_t ctx) {
+  return Call([&] { return streamhal::DetachContext(HandleValue(ctx)); });
+}
+
+hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
+  return Call([&] { return streamhal::PushContext(HandleValue(ctx)); });
+}
+
+hipError_t hipCtxPopCurrent(hipCtx_t* ctx) {
+  return Call([&] { return streamhal::PopContext(HandleOut(ctx)); });
+}
+
+hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
+  return Call([&] { return streamhal::SetCurrentContext(HandleValue(ctx)); });
+}
+
+hipError_t hipCtxGetCurrent(hipCtx_t* ctx) {
+  return Call([&] { return streamhal::GetCurrentContext(HandleOut(ctx)); });
+}
+
+hipError_t hipCtxGetDevice(hipDevice_t* device) {
+  return Call([&] { return streamhal::GetContextDevice(device); });
+}
+
+hipError_t hipCtxGetFlags(unsigned int* flags) {
+  return Call([&] { return streamhal::GetContextFlags(flags); });
+}
+
+hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int* api_version) {
+  return Call([&] {
+    return streamhal::GetContextApiVersion(HandleValue(ctx),
+                                           reinterpret_cast<unsigned*>(api_version));
+  });
+}
+
+hipError_t hipCtxSynchronize(void) {
+  return Call([] { return streamhal::SynchronizeCurrentContext(); });
+}
+
+hipError_t hipCtxGetCacheConfig(hipFuncCache_t* cache_config) {
+  return Call(
+      [&] { return streamhal::GetContextCacheConfig(reinterpret_cast<int*>(cache_config)); });
+}
+
+hipError_t hipCtxSetCacheConfig(hipFuncCache_t cache_config) {
+  return Call([&] { return streamhal::SetContextCacheConfig(static_cast<int>(cache_config)); });
+}
+
+hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig* config) {
+  return Call(
+      [&] { return streamhal::GetContextSharedMemConfig(reinterpret_cast<int*>(config)); });
+}
+
+hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
+  return Call([&] { return streamhal::SetContextSharedMemConfig(static_cast<int>(config)); });
+}
+
+hipError_t hipCtxEnablePeerAccess(hipCtx_t peer_ctx, unsigned int flags) {
+  return Call([&] { return streamhal::EnablePeerAccess(HandleValue(peer_ctx), flags); });
+}
+
+hipError_t hipCtxDisablePeerAccess(hipCtx_t peer_ctx) {
+  return Call([&] { return streamhal::DisablePeerAccess(HandleValue(peer_ctx)); });
+}
+
+hipError_t hipDevicePrimaryCtxRetain(hipCtx_t* pctx, hipDevice_t dev) {
+  return Call([&] { return streamhal::RetainPrimaryContext(HandleOut(pctx), dev); });
+}
+
+hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
+  return Call([&] { return streamhal::ReleasePrimaryContext(dev); });
+}
+
+hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
+  return Call([&] { return streamhal::SetPrimaryContextFlags(dev, flags); });
+}
+
+hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int* flags, int* active) {
+  return Call([&] { return streamhal::GetPrimaryContextState(dev, flags, active); });
+}
+
+hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
+  return Call([&] { return streamhal::ResetPrimaryContext(dev); });
+}
+
+}  // extern "C"

@@ -1,0 +1,280 @@
+// Device management (hipGetDeviceCount, hipDeviceGet*, hipGetDeviceProperties,
+// hipSetDevice, ...).
+#include <hip/hip_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "call.h"
+#include "core/device_attribute.h"
+
+using streamhal::DeviceAttribute;
+using streamhal::hip::Call;
+using streamhal::hip::RuntimeCall;
+
+namespace {
+
+DeviceAttribute ToCore(hipDeviceAttribute_t attribute) {
+  switch (attribute) {
+    case hipDeviceAttributeMaxThreadsPerBlock: return DeviceAttribute::kMaxThreadsPerBlock;
+    case hipDeviceAttributeMaxBlockDimX: return DeviceAttribute::kMaxBlockDimX;
+    case hipDeviceAttributeMaxBlockDimY: return DeviceAttribute::kMaxBlockDimY;
+    case hipDeviceAttributeMaxBlockDimZ: return DeviceAttribute::kMaxBlockDimZ;
+    case hipDeviceAttributeMaxGridDimX: return DeviceAttribute::kMaxGridDimX;
+    case hipDeviceAttributeMaxGridDimY: return DeviceAttribute::kMaxGridDimY;
+    case hipDeviceAttributeMaxGridDimZ: return DeviceAttribute::kMaxGridDimZ;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock:
+      return DeviceAttribute::kMaxSharedMemoryPerBlock;
+    case hipDeviceAttributeSharedMemPerBlockOptin:
+      return DeviceAttribute::kMaxSharedMemoryPerBlockOptin;
+    case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor:
+    case hipDeviceAttributeSharedMemPerMultiprocessor:
+      return DeviceAttribute::kMaxSharedMemoryPerMultiprocessor;
+    case hipDeviceAttributeTotalConstantMemory: return DeviceAttribute::kTotalConstantMemory;
+    case hipDeviceAttributeWarpSize: return DeviceAttribute::kWarpSize;
+    case hipDeviceAttributeMaxPitch: return DeviceAttribute::kMaxPitch;
+    case hipDeviceAttributeMaxRegistersPerBlock: return DeviceAttribute::kMaxRegistersPerBlock;
+    case hipDeviceAttributeMaxRegistersPerMultiprocessor:
+      return DeviceAttribute::kMaxRegistersPerMultiprocessor;
+    case hipDeviceAttributeClockRate: return DeviceAttribute::kClockRate;
+    case hipDeviceAttributeMemoryClockRate: return DeviceAttribute::kMemoryClockRate;
+    case hipDeviceAttributeMemoryBusWidth: return DeviceAttribute::kGlobalMemoryBusWidth;
+    case hipDeviceAttributeL2CacheSize: return DeviceAttribute::kL2CacheSize;
+    case hipDeviceAttributeTextureAlignment: return DeviceAttribute::kTextureAlignment;
+    case hipDeviceAttributeTexturePitchAlignment: return DeviceAttribute::kTexturePitchAlignment;
+    case hipDeviceAttributeDeviceOverlap: return DeviceAttribute::kGpuOverlap;
+    case hipDeviceAttributeAsyncEngineCount: return DeviceAttribute::kAsyncEngineCount;
+    case hipDeviceAttributeMultiprocessorCount:
+    case hipDeviceAttributePhysicalMultiProcessorCount:
+      return DeviceAttribute::kMultiprocessorCount;
+    case hipDeviceAttributeMaxThreadsPerMultiProcessor:
+      return DeviceAttribute::kMaxThreadsPerMultiprocessor;
+    case hipDeviceAttributeMaxBlocksPerMultiProcessor:
+      return DeviceAttribute::kMaxBlocksPerMultiprocessor;
+    case hipDeviceAttributeKernelExecTimeout: return DeviceAttribute::kKernelExecTimeout;
+    case hipDeviceAttributeIntegrated: return DeviceAttribute::kIntegrated;
+    case hipDeviceAttributeCanMapHostMemory: return DeviceAttribute::kCanMapHostMemory;
+    case hipDeviceAttributeComputeMode: return DeviceAttribute::kComputeMode;
+    case hipDeviceAttributeConcurrentKernels: return DeviceAttribute::kConcurrentKernels;
+    case hipDeviceAttributeEccEnabled: return DeviceAttribute::kEccEnabled;
+    case hipDeviceAttributePciBusId: return DeviceAttribute::kPciBusId;
+    case hipDeviceAttributePciDeviceId: return DeviceAttribute::kPciDeviceId;
+    case hipDeviceAttributePciDomainID: return DeviceAttribute::kPciDomainId;
+    case hipDeviceAttributeTccDriver: return DeviceAttribute::kTccDriver;
+    case hipDeviceAttributeUnifiedAddressing: return DeviceAttribute::kUnifiedAddressing;
+    case hipDeviceAttributeComputeCapabilityMajor: return DeviceAttribute::kComputeCapabilityMajor;
+    case hipDeviceAttributeComputeCapabilityMinor: return DeviceAttribute::kComputeCapabilityMinor;
+    case hipDeviceAttributeStreamPrioritiesSupported:
+      return DeviceAttribute::kStreamPrioritiesSupported;
+    case hipDeviceAttributeGlobalL1CacheSupported: return DeviceAttribute::kGlobalL1CacheSupported;
+    case hipDeviceAttributeLocalL1CacheSupported: return DeviceAttribute::kLocalL1CacheSupported;
+    case hipDeviceAttributeManagedMemory: return DeviceAttribute::kManagedMemory;
+    case hipDeviceAttributeIsMultiGpuBoard: return DeviceAttribute::kMultiGpuBoard;
+    case hipDeviceAttributeMultiGpuBoardGroupID: return DeviceAttribute::kMultiGpuBoardGroupId;
+    case hipDeviceAttributeHostNativeAtomicSupported:
+      return DeviceAttribute::kHostNativeAtomicSupported;
+    case hipDeviceAttributeSingleToDoublePrecisionPerfRatio:
+      return DeviceAttribute::kSingleToDoublePrecisionPerfRatio;
+    case hipDeviceAttributePageableMemoryAccess: return DeviceAttribute::kPageableMemoryAccess;
+    case hipDeviceAttributeConcurrentManagedAccess:
+      return DeviceAttribute::kConcurrentManagedAccess;
+    case hipDeviceAttributeComputePreemptionSupported:
+      return DeviceAttribute::kComputePreemptionSupported;
+    case hipDeviceAttributeCanUseHostPointerForRegisteredMem:
+      return DeviceAttribute::kCanUseHostPointerForRegisteredMem;
+    case hipDeviceAttributeCooperativeLaunch: return DeviceAttribute::kCooperativeLaunch;
+    case hipDeviceAttributeCooperativeMultiDeviceLaunch:
+      return DeviceAttribute::kCooperativeMultiDeviceLaunch;
+    case hipDeviceAttributeHostRegisterSupported: return DeviceAttribute::kHostRegisterSupported;
+    case hipDeviceAttributeMemoryPoolsSupported: return DeviceAttribute::kMemoryPoolsSupported;
+    case hipDeviceAttributeVirtualMemoryManagementSupported:
+      return DeviceAttribute::kVirtualMemoryManagementSupported;
+    case hipDeviceAttributePersistingL2CacheMaxSize:
+      return DeviceAttribute::kMaxPersistingL2CacheSize;
+    case hipDeviceAttributeAccessPolicyMaxWindowSize:
+      return DeviceAttribute::kMaxAccessPolicyWindowSize;
+    case hipDeviceAttributeReservedSharedMemPerBlock:
+      return DeviceAttribute::kReservedSharedMemoryPerBlock;
+    default:
+      break;
+  }
+  // Other enumerators of the CUDA-compatible and AMD-specific ranges are
+  // real attributes without a value in this device model.
+  const int value = static_cast<int>(attribute);
+  const bool cuda_range = value >= hipDeviceAttributeCudaCompatibleBegin &&
+                          value < hipDeviceAttributeCudaCompatibleEnd &&
+                          value <= hipDeviceAttributeVirtualMemoryManagementSupported;
+  const bool amd_range = value >= hipDeviceAttributeAmdSpecificBegin &&
+                         value < hipDeviceAttributeAmdSpecificEnd;
+  return cuda_range || amd_range ? DeviceAttribute::kNotReported : DeviceAttribute::kInvalid;
+}
+
+streamhal::PeerAttribute ToCore(hipDeviceP2PAttr attribute) {
+  switch (attribute) {
+    case hipDevP2PAttrPerformanceRank: return streamhal::PeerAttribute::kPerformanceRank;
+    case hipDevP2PAttrAccessSupported: return streamhal::PeerAttribute::kAccessSupported;
+    case hipDevP2PAttrNativeAtomicSupported:
+      return streamhal::PeerAttribute::kNativeAtomicSupported;
+    case hipDevP2PAttrHipArrayAccessSupported:
+      return streamhal::PeerAttribute::kArrayAccessSupported;
+  }
+  return streamhal::PeerAttribute::kInvalid;
+}
+
+template <size_t N>
+void CopyName(char (&dst)[N], const std::string& src) {
+  const size_t n = std::min(src.size(), N - 1);
+  std::memcpy(dst, src.data(), n);
+  dst[n] = '\0';
+}
+
+// hipDeviceProp_t from the core's device properties.
+void FillProperties(hipDeviceProp_t* prop, const streamhal::DeviceProperties& p) {
+  std::memset(prop, 0, sizeof(*prop));
+  CopyName(prop->name, p.name);
+  std::memcpy(prop->uuid.bytes, p.uuid.data(), sizeof(prop->uuid.bytes));
+  prop->totalGlobalMem = p.total_memory;
+  prop->sharedMemPerBlock = p.shared_memory_per_block;
+  prop->regsPerBlock = p.registers_per_block;
+  prop->warpSize = p.warp_size;
+  prop->memPitch = static_cast<size_t>(p.memory_pitch);
+  prop->maxThreadsPerBlock = p.max_threads_per_block;
+  for (int i = 0; i < 3; ++i) {
+    prop->maxThreadsDim[i] = p.max_block_dim[i];
+    prop->maxGridSize[i] = p.max_grid_dim[i];
+  }
+  prop->clockRate = p.clock_rate_khz;
+  prop->totalConstMem = p.total_constant_memory;
+  prop->major = p.compute_capability_major;
+  prop->minor = p.compute_capability_minor;
+  prop->textureAlignment = p.texture_alignment;
+  prop->texturePitchAlignment = p.texture_pitch_alignment;
+  prop->deviceOverlap = p.async_engine_count > 0 ? 1 : 0;
+  prop->multiProcessorCount = p.multiprocessor_count;
+  prop->integrated = p.integrated ? 1 : 0;
+  prop->canMapHostMemory = p.can_map_host_memory ? 1 : 0;
+  prop->concurrentKernels = p.concurrent_kernels ? 1 : 0;
+  prop->ECCEnabled = p.ecc_enabled ? 1 : 0;
+  prop->pciBusID = p.pci_bus_id;
+  prop->pciDeviceID = p.pci_device_id;
+  prop->pciDomainID = p.pci_domain_id;
+  prop->asyncEngineCount = p.async_engine_count;
+  prop->unifiedAddressing = p.unified_addressing ? 1 : 0;
+  prop->memoryClockRate = p.memory_clock_rate_khz;
+  prop->memoryBusWidth = p.memory_bus_width;
+  prop->l2CacheSize = p.l2_cache_size;
+  prop->maxThreadsPerMultiProcessor = p.max_threads_per_multiprocessor;
+  prop->streamPrioritiesSupported = 1;
+  prop->globalL1CacheSupported = 1;
+  prop->localL1CacheSupported = 1;
+  prop->sharedMemPerMultiprocessor = p.shared_memory_per_multiprocessor;
+  prop->maxSharedMemoryPerMultiProcessor = p.shared_memory_per_multiprocessor;
+  prop->regsPerMultiprocessor = p.registers_per_multiprocessor;
+  prop->singleToDoublePrecisionPerfRatio = 2;
+  prop->sharedMemPerBlockOptin = p.shared_memory_per_block;
+  prop->maxBlocksPerMultiProcessor = p.max_blocks_per_multiprocessor;
+  prop->hostRegisterSupported = p.can_map_host_memory ? 1 : 0;
+  prop->clockInstructionRate = p.clock_rate_khz;
+  // The architecture name names the backend device, not an AMD ISA.
+  CopyName(prop->gcnArchName, p.backend_name + ":" + p.driver_name);
+}
+
+}  // namespace
+
+extern "C" {
+
+hipError_t hipGetDeviceCount(int* count) {
+  return Call([&] { return streamhal::GetDeviceCount(count); });
+}
+
+hipError_t hipDeviceGet(hipDevice_t* device, int ordinal) {
+  return Call([&] { return streamhal::GetDeviceHandle(device, ordinal); });
+}
+
+hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device) {
+  return Call([&] { return streamhal::GetDeviceName(name, len, device); });
+}
+
+hipError_t hipDeviceGetUuid(hipUUID* uuid, hipDevice_t device) {
+  auto* bytes = uuid != nullptr ? reinterpret_cast<uint8_t(*)[16]>(uuid->bytes) : nullptr;
+  return Call([&] { return streamhal::GetDeviceUuid(bytes, device); });
+}
+
+hipError_t hipDeviceTotalMem(size_t* bytes, hipDevice_t device) {
+  return Call([&] { return streamhal::GetDeviceTotalMemory(bytes, device); });
+}
+
+hipError_t hipDeviceGetAttribute(int* pi, hipDeviceAttribute_t attr, int device) {
+  return Call([&] { return streamhal::GetDeviceAttribute(pi, ToCore(attr), device); });
+}
+
+hipError_t hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device) {
+  return Call([&]() -> absl::Status {
+    SH_RETURN_IF_ERROR(
+        streamhal::GetDeviceAttribute(major, DeviceAttribute::kComputeCapabilityMajor, device));
+    return streamhal::GetDeviceAttribute(minor, DeviceAttribute::kComputeCapabilityMinor, device);
+  });
+}
+
+hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {
+  return Call([&]() -> absl::Status {
+    if (prop == nullptr) {
+      return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
+                              "hipGetDeviceProperties: prop is null");
+    }
+    SH_ASSIGN_OR_RETURN(const streamhal::DeviceProperties* properties,
+                        streamhal::GetDeviceProperties(device));
+    FillProperties(prop, *properties);
+    return absl::OkStatus();
+  });
+}
+
+hipError_t hipDeviceCanAccessPeer(int* can_access_peer, int device, int peer_device) {
+  return Call([&] { return streamhal::CanAccessPeer(can_access_peer, device, peer_device); });
+}
+
+hipError_t hipDeviceGetP2PAttribute(int* value, hipDeviceP2PAttr attr, int src_device,
+                                    int dst_device) {
+  return Call(
+      [&] { return streamhal::GetPeerAttribute(value, ToCore(attr), src_device, dst_device); });
+}
+
+hipError_t hipDeviceGetPCIBusId(char* pci_bus_id, int len, int device) {
+  return Call([&] { return streamhal::GetDevicePciBusId(pci_bus_id, len, device); });
+}
+
+hipError_t hipDeviceGetByPCIBusId(int* device, const char* pci_bus_id) {
+  return Call([&] { return streamhal::GetDeviceByPciBusId(device, pci_bus_id); });
+}
+
+hipError_t hipSetDevice(int device) {
+  return Call([&] { return streamhal::RuntimeSetDevice(device); });
+}
+
+hipError_t hipGetDevice(int* device) {
+  return Call([&] { return streamhal::RuntimeGetDevice(device); });
+}
+
+hipError_t hipDeviceSynchronize(void) {
+  return RuntimeCall([] { return streamhal::SynchronizeCurrentContext(); });
+}
+
+hipError_t hipDeviceReset(void) {
+  return Call([] { return streamhal::RuntimeResetDevice(); });
+}
+
+hipError_t hipDeviceGetLimit(size_t* value, enum hipLimit_t limit) {
+  return RuntimeCall([&] { return streamhal::GetContextLimit(value, static_cast<int>(limit)); });
+}
+
+hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value) {
+  return RuntimeCall([&] { return streamhal::SetContextLimit(static_cast<int>(limit), value); });
+}
+
+hipError_t hipDeviceGetStreamPriorityRange(int* least_priority, int* greatest_priority) {
+  return RuntimeCall(
+      [&] { return streamhal::GetStreamPriorityRange(least_priority, greatest_priority); });
+}
+
+}  // extern "C"
