@@ -1,0 +1,21 @@
+// Spelling and one-line description of every CUresult enumerator; the data
+// behind cuGetErrorName and cuGetErrorString.
+#ifndef STREAMHAL_CUDA_BINDING_SRC_ERROR_STRINGS_H_
+#define STREAMHAL_CUDA_BINDING_SRC_ERROR_STRINGS_H_
+
+#include <cuda.h>
+
+namespace streamhal::cuda {
+
+// The enumerator's spelling, e.g. "CUDA_ERROR_INVALID_VALUE". Returns nullptr
+// when `r` is not a CUresult enumerator (CUDA: cuGetErrorName then reports
+// CUDA_ERROR_INVALID_VALUE).
+const char* ResultName(CUresult r);
+
+// A short description starting in lower case, e.g. "invalid argument value".
+// Returns nullptr when `r` is not a CUresult enumerator.
+const char* ResultString(CUresult r);
+
+}  // namespace streamhal::cuda
+
+#endif  // STREAMHAL_CUDA_BINDING_SRC_ERROR_STRINGS_H_

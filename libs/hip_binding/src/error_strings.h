@@ -1,0 +1,22 @@
+// Names and descriptions of hipError_t values, for hipGetErrorName,
+// hipGetErrorString and the hipDrvGetError* pair.
+#ifndef STREAMHAL_HIP_BINDING_ERROR_STRINGS_H_
+#define STREAMHAL_HIP_BINDING_ERROR_STRINGS_H_
+
+#include "hip/hip_runtime_api.h"
+
+namespace streamhal::hip {
+
+// The enumerator's spelling ("hipErrorInvalidValue"). A value shared by a
+// deprecated spelling yields the current one (2 is "hipErrorOutOfMemory", not
+// "hipErrorMemoryAllocation"). nullptr when `e` is not an enumerator; the
+// binding decides what HIP reports then.
+const char* ErrorName(hipError_t e);
+
+// A one-line description of what went wrong; nullptr when `e` is not an
+// enumerator.
+const char* ErrorString(hipError_t e);
+
+}  // namespace streamhal::hip
+
+#endif  // STREAMHAL_HIP_BINDING_ERROR_STRINGS_H_
