@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace streamhal {
@@ -69,6 +70,110 @@ struct DeviceProperties {
   int async_engine_count = 0;
 };
 
+// A range of memory the backend allocated: device memory (cuMemAlloc) or
+// host memory the device can access (cuMemAllocHost, cuMemHostRegister).
+// The backend may sub-allocate; each allocation is an independent range.
+class BackendAllocation {
+ public:
+  virtual ~BackendAllocation() = default;
+  // The address kernels use (a Vulkan buffer device address). Unique among
+  // the device's live allocations; every byte in [address, address + size)
+  // belongs to this allocation.
+  uint64_t device_address() const { return device_address_; }
+  uint64_t size() const { return size_; }
+  // Where the host can read and write the same bytes, or null when the
+  // memory is not mapped (device-local memory on a discrete GPU).
+  void* host_pointer() const { return host_pointer_; }
+
+ protected:
+  uint64_t device_address_ = 0;
+  uint64_t size_ = 0;
+  void* host_pointer_ = nullptr;
+};
+
+enum class MemoryKind {
+  kDevice,      // cuMemAlloc: device-local
+  kHostPinned,  // cuMemAllocHost / cuMemHostAlloc: host memory the device reads
+};
+
+// One side of a copy: an allocation and an offset into it.
+struct BufferRange {
+  BackendAllocation* allocation = nullptr;
+  uint64_t offset = 0;
+};
+
+// What the backend needs to launch one kernel; everything is validated by
+// core beforehand.
+struct KernelLayout {
+  std::string entry_point;
+  // Bytes of the parameter block; 0 when the kernel has no parameters.
+  uint32_t param_block_size = 0;
+  // The block was moved from push constants to a uniform buffer at set 1,
+  // binding 0 because it exceeds the push-constant limit (see
+  // docs/kernel-abi.md).
+  bool params_in_uniform_buffer = false;
+  // The kernel reads its module's globals block (set 0, binding 0).
+  bool uses_globals = false;
+  // Which block dimensions are specialization constants SpecId 0, 1, 2.
+  std::array<bool, 3> block_dim_from_spec = {false, false, false};
+  bool has_dynamic_shared_spec = false;  // SpecId 3
+};
+
+// A compiled SPIR-V module: a container for its kernels.
+class BackendModule {
+ public:
+  virtual ~BackendModule() = default;
+};
+
+// A kernel of a module, ready to dispatch at any block size it accepts.
+class BackendKernel {
+ public:
+  virtual ~BackendKernel() = default;
+  // Limits of the compiled kernel for a given block size (cuFuncGetAttribute).
+  // Backends that cannot tell return the device limits.
+  virtual int max_threads_per_block() const = 0;
+};
+
+struct DispatchParams {
+  BackendKernel* kernel = nullptr;
+  std::array<uint32_t, 3> grid = {1, 1, 1};   // blocks; may exceed dispatch limits
+  std::array<uint32_t, 3> block = {1, 1, 1};  // threads per block
+  uint32_t dynamic_shared_bytes = 0;           // value for SpecId 3
+  const void* params = nullptr;                // param_block_size bytes
+  BackendAllocation* globals = nullptr;        // when the kernel uses globals
+};
+
+// An ordered queue of work (a CUDA stream). Recording calls append work;
+// nothing runs before Flush. Work recorded on one stream runs in order.
+// Not thread-safe: core serialises calls per stream.
+class BackendStream {
+ public:
+  virtual ~BackendStream() = default;
+
+  virtual absl::Status RecordDispatch(const DispatchParams& params) = 0;
+  // Device-to-device copy of `size` bytes; ranges may be anywhere in their
+  // allocations (any alignment) but do not overlap.
+  virtual absl::Status RecordCopy(BufferRange dst, BufferRange src, uint64_t size) = 0;
+  // Fills `count` elements of `element_size` (1, 2 or 4) bytes with the low
+  // bytes of `pattern`, at any byte offset.
+  virtual absl::Status RecordFill(BufferRange dst, uint32_t pattern, uint32_t element_size,
+                                  uint64_t count) = 0;
+  // Copies from host memory that is read now, before this returns (CUDA's
+  // rule for pageable sources); the data reaches `dst` in stream order.
+  virtual absl::Status RecordUpload(BufferRange dst, const void* src, uint64_t size) = 0;
+
+  // Copies device memory to host memory; `dst` holds the data once the
+  // stream has been synchronised (Synchronize returned or IsIdle is true).
+  virtual absl::Status RecordDownload(void* dst, BufferRange src, uint64_t size) = 0;
+
+  // Submits everything recorded so far.
+  virtual absl::Status Flush() = 0;
+  // Flushes and waits until all submitted work has finished.
+  virtual absl::Status Synchronize() = 0;
+  // True when all submitted and recorded work has finished (does not flush).
+  virtual absl::StatusOr<bool> IsIdle() = 0;
+};
+
 // One physical device as the backend sees it.
 class BackendDevice {
  public:
@@ -81,6 +186,27 @@ class BackendDevice {
 
   // Waits until every piece of work submitted to this device has finished.
   virtual absl::Status WaitIdle() = 0;
+
+  // The capabilities below have defaults that report kNotSupported, so a
+  // backend can grow one capability at a time.
+
+  // Allocates `size` bytes (> 0) aligned to at least 256 bytes. Out of
+  // memory is ErrorCode::kOutOfMemory.
+  virtual absl::StatusOr<std::unique_ptr<BackendAllocation>> Allocate(uint64_t size,
+                                                                      MemoryKind kind);
+
+  // Makes existing host memory accessible to the device (cuMemHostRegister).
+  // kNotSupported when the device cannot import host memory.
+  virtual absl::StatusOr<std::unique_ptr<BackendAllocation>> RegisterHostMemory(void* pointer,
+                                                                                uint64_t size);
+
+  // Compiles a SPIR-V module that core has reflected and validated.
+  virtual absl::StatusOr<std::unique_ptr<BackendModule>> CreateModule(
+      const std::vector<uint32_t>& spirv);
+  virtual absl::StatusOr<std::unique_ptr<BackendKernel>> CreateKernel(BackendModule* module,
+                                                                      const KernelLayout& layout);
+
+  virtual absl::StatusOr<std::unique_ptr<BackendStream>> CreateStream();
 };
 
 // A backend enumerates devices. Backends are registered explicitly (see

@@ -8,6 +8,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include <cstdint>
+#include <string>
+
 #include "absl/strings/str_cat.h"
 
 namespace streamhal {
@@ -71,6 +74,11 @@ absl::string_view ErrorCodeName(ErrorCode code);
 // Builds a non-OK status carrying `code`. The message says what was wrong
 // with which argument.
 absl::Status MakeError(ErrorCode code, absl::string_view message);
+
+// Formats a host pointer for messages: Ptr(p) prints as 0x7f....
+inline std::string Ptr(const void* pointer) {
+  return absl::StrCat("0x", absl::Hex(reinterpret_cast<uintptr_t>(pointer)));
+}
 
 template <typename... Args>
 absl::Status Error(ErrorCode code, const Args&... args) {

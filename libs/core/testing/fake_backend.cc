@@ -1,16 +1,76 @@
 #include "core/testing/fake_backend.h"
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "core/backend_registry.h"
+#include "core/status.h"
 
 namespace streamhal::testing {
 namespace {
 
 std::atomic<int> g_device_count{1};
 std::atomic<int> g_wait_idle_count{0};
+
+// Host memory posing as device memory: the device address is the host
+// address, as on a CPU Vulkan driver.
+class FakeAllocation : public BackendAllocation {
+ public:
+  FakeAllocation(void* memory, uint64_t size, bool owned) : owned_(owned) {
+    device_address_ = reinterpret_cast<uintptr_t>(memory);
+    size_ = size;
+    host_pointer_ = memory;
+  }
+  ~FakeAllocation() override {
+    if (owned_) std::free(host_pointer_);
+  }
+
+ private:
+  const bool owned_;
+};
+
+uint8_t* At(BufferRange range) {
+  return static_cast<uint8_t*>(range.allocation->host_pointer()) + range.offset;
+}
+
+// Executes every command at once; kernels cannot run here.
+class FakeStream : public BackendStream {
+ public:
+  absl::Status RecordDispatch(const DispatchParams&) override {
+    return Error(ErrorCode::kNotSupported, "the fake backend cannot run kernels");
+  }
+  absl::Status RecordCopy(BufferRange dst, BufferRange src, uint64_t size) override {
+    std::memmove(At(dst), At(src), size);
+    return absl::OkStatus();
+  }
+  absl::Status RecordFill(BufferRange dst, uint32_t pattern, uint32_t element_size,
+                          uint64_t count) override {
+    uint8_t* out = At(dst);
+    for (uint64_t i = 0; i < count; ++i) std::memcpy(out + i * element_size, &pattern, element_size);
+    return absl::OkStatus();
+  }
+  absl::Status RecordUpload(BufferRange dst, const void* src, uint64_t size) override {
+    std::memcpy(At(dst), src, size);
+    return absl::OkStatus();
+  }
+  absl::Status RecordDownload(void* dst, BufferRange src, uint64_t size) override {
+    std::memcpy(dst, At(src), size);
+    return absl::OkStatus();
+  }
+  absl::Status Flush() override { return absl::OkStatus(); }
+  absl::Status Synchronize() override { return absl::OkStatus(); }
+  absl::StatusOr<bool> IsIdle() override { return true; }
+};
+
+class FakeModule : public BackendModule {};
+
+class FakeKernel : public BackendKernel {
+ public:
+  int max_threads_per_block() const override { return 1024; }
+};
 
 class FakeDevice : public BackendDevice {
  public:
@@ -19,6 +79,7 @@ class FakeDevice : public BackendDevice {
     properties_.uuid[0] = static_cast<uint8_t>(index + 1);
     properties_.backend_name = "fake";
     properties_.total_memory = uint64_t{1} << 30;
+    properties_.max_allocation_size = uint64_t{1} << 30;
     properties_.max_threads_per_block = 1024;
     properties_.max_block_dim = {1024, 1024, 64};
     properties_.max_grid_dim = {2147483647, 65535, 65535};
@@ -37,6 +98,29 @@ class FakeDevice : public BackendDevice {
   absl::Status WaitIdle() override {
     g_wait_idle_count.fetch_add(1);
     return absl::OkStatus();
+  }
+  absl::StatusOr<std::unique_ptr<BackendAllocation>> Allocate(uint64_t size, MemoryKind) override {
+    if (size > properties_.max_allocation_size) {
+      return Error(ErrorCode::kOutOfMemory, "fake device: ", size, " bytes is too much");
+    }
+    void* memory = std::aligned_alloc(256, (size + 255) / 256 * 256);
+    if (memory == nullptr) return Error(ErrorCode::kOutOfMemory, "fake device: out of memory");
+    return std::make_unique<FakeAllocation>(memory, size, /*owned=*/true);
+  }
+  absl::StatusOr<std::unique_ptr<BackendAllocation>> RegisterHostMemory(void* pointer,
+                                                                        uint64_t size) override {
+    return std::make_unique<FakeAllocation>(pointer, size, /*owned=*/false);
+  }
+  absl::StatusOr<std::unique_ptr<BackendModule>> CreateModule(
+      const std::vector<uint32_t>&) override {
+    return std::make_unique<FakeModule>();
+  }
+  absl::StatusOr<std::unique_ptr<BackendKernel>> CreateKernel(BackendModule*,
+                                                              const KernelLayout&) override {
+    return std::make_unique<FakeKernel>();
+  }
+  absl::StatusOr<std::unique_ptr<BackendStream>> CreateStream() override {
+    return std::make_unique<FakeStream>();
   }
 
  private:

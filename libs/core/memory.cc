@@ -1,0 +1,367 @@
+#include "core/memory.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/container/btree_map.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+#include "core/context.h"
+#include "core/runtime.h"
+#include "core/status.h"
+
+namespace streamhal {
+namespace {
+
+// CUDA guarantees at least 256-byte alignment for cuMemAlloc.
+constexpr uint64_t kPitchAlignment = 256;
+
+// Every live allocation, by device address and (for host kinds) by host
+// address. The maps hold ranges that never overlap, so the allocation
+// containing an address is the last one starting at or below it.
+class Registry {
+ public:
+  void Insert(std::unique_ptr<Allocation> allocation) {
+    absl::MutexLock lock(&mutex_);
+    Allocation* raw = allocation.get();
+    by_device_[raw->device_address()] = raw;
+    if (raw->host != nullptr) by_host_[reinterpret_cast<uintptr_t>(raw->host)] = raw;
+    owned_[raw] = std::move(allocation);
+  }
+
+  // Removes and returns the allocation for destruction outside the lock.
+  std::unique_ptr<Allocation> Remove(Allocation* allocation) {
+    absl::MutexLock lock(&mutex_);
+    return RemoveLocked(allocation);
+  }
+
+  // The allocation containing [address, address + size) in the device map.
+  Allocation* FindDevice(uint64_t address, uint64_t size) const {
+    absl::ReaderMutexLock lock(&mutex_);
+    return FindIn(by_device_, address, size, [](const Allocation* a) {
+      return std::pair<uint64_t, uint64_t>(a->device_address(), a->size);
+    });
+  }
+
+  Allocation* FindHost(uintptr_t address, uint64_t size) const {
+    absl::ReaderMutexLock lock(&mutex_);
+    return FindIn(by_host_, address, size, [](const Allocation* a) {
+      return std::pair<uint64_t, uint64_t>(reinterpret_cast<uintptr_t>(a->host), a->size);
+    });
+  }
+
+  // True when any host allocation overlaps [address, address + size).
+  bool HostOverlaps(uintptr_t address, uint64_t size) const {
+    absl::ReaderMutexLock lock(&mutex_);
+    auto it = by_host_.lower_bound(address + size);
+    if (it == by_host_.begin()) return false;
+    --it;
+    const uintptr_t start = reinterpret_cast<uintptr_t>(it->second->host);
+    return start + it->second->size > address;
+  }
+
+  std::vector<std::unique_ptr<Allocation>> RemoveAllOf(Context* context) {
+    absl::MutexLock lock(&mutex_);
+    std::vector<Allocation*> doomed;
+    for (const auto& [raw, owned] : owned_) {
+      if (raw->context == context) doomed.push_back(raw);
+    }
+    std::vector<std::unique_ptr<Allocation>> removed;
+    for (Allocation* raw : doomed) removed.push_back(RemoveLocked(raw));
+    return removed;
+  }
+
+  size_t size() const {
+    absl::ReaderMutexLock lock(&mutex_);
+    return owned_.size();
+  }
+
+ private:
+  template <typename Map, typename RangeOf>
+  static Allocation* FindIn(const Map& map, uint64_t address, uint64_t size, RangeOf range_of) {
+    auto it = map.upper_bound(address);
+    if (it == map.begin()) return nullptr;
+    --it;
+    const auto [start, length] = range_of(it->second);
+    // Overflow-safe: address >= start here.
+    if (address - start > length || size > length - (address - start)) return nullptr;
+    if (size == 0 && address - start == length) return nullptr;
+    return it->second;
+  }
+
+  std::unique_ptr<Allocation> RemoveLocked(Allocation* allocation)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    by_device_.erase(allocation->device_address());
+    if (allocation->host != nullptr) by_host_.erase(reinterpret_cast<uintptr_t>(allocation->host));
+    auto it = owned_.find(allocation);
+    std::unique_ptr<Allocation> owned = std::move(it->second);
+    owned_.erase(it);
+    return owned;
+  }
+
+  mutable absl::Mutex mutex_;
+  absl::btree_map<uint64_t, Allocation*> by_device_ ABSL_GUARDED_BY(mutex_);
+  absl::btree_map<uintptr_t, Allocation*> by_host_ ABSL_GUARDED_BY(mutex_);
+  absl::flat_hash_map<Allocation*, std::unique_ptr<Allocation>> owned_ ABSL_GUARDED_BY(mutex_);
+};
+
+Registry& GetRegistry() {
+  static Registry* registry = new Registry;  // leaked: no static destructor
+  return *registry;
+}
+
+absl::StatusOr<Allocation*> NewAllocation(Context* context, uint64_t size, MemoryKind memory_kind,
+                                          AllocationKind kind, unsigned host_flags) {
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendAllocation> backend,
+                      context->device()->backend()->Allocate(size, memory_kind));
+  auto allocation = std::make_unique<Allocation>();
+  allocation->backend = std::move(backend);
+  allocation->context = context;
+  allocation->kind = kind;
+  allocation->size = size;
+  allocation->host_flags = host_flags;
+  if (kind != AllocationKind::kDevice) {
+    allocation->host = allocation->backend->host_pointer();
+    if (allocation->host == nullptr) {
+      return Error(ErrorCode::kOutOfMemory, "the device returned unmapped host memory");
+    }
+  }
+  Allocation* raw = allocation.get();
+  GetRegistry().Insert(std::move(allocation));
+  return raw;
+}
+
+// Frees after waiting for the device: CUDA's cuMemFree synchronises, so work
+// still reading the memory finishes first.
+absl::Status Release(Allocation* allocation) {
+  absl::Status status = allocation->context->Synchronize();
+  std::unique_ptr<Allocation> owned = GetRegistry().Remove(allocation);
+  return status;
+}
+
+}  // namespace
+
+absl::StatusOr<ResolvedPointer> ResolveDeviceRange(uint64_t address, uint64_t size,
+                                                   const char* what) {
+  Allocation* allocation = GetRegistry().FindDevice(address, size);
+  if (allocation == nullptr) {
+    return Error(ErrorCode::kInvalidValue, what, " range [0x", absl::Hex(address), ", +", size,
+                 ") is not inside any live allocation");
+  }
+  return ResolvedPointer{allocation, address - allocation->device_address()};
+}
+
+ResolvedPointer ResolveHostRange(const void* host, uint64_t size) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(host);
+  Allocation* allocation = GetRegistry().FindHost(address, size);
+  if (allocation == nullptr) return ResolvedPointer{};
+  return ResolvedPointer{allocation, address - reinterpret_cast<uintptr_t>(allocation->host)};
+}
+
+ResolvedPointer ResolveAnyRange(uint64_t address, uint64_t size) {
+  if (Allocation* device = GetRegistry().FindDevice(address, size)) {
+    return ResolvedPointer{device, address - device->device_address()};
+  }
+  return ResolveHostRange(reinterpret_cast<const void*>(static_cast<uintptr_t>(address)), size);
+}
+
+void FreeContextAllocations(Context* context) {
+  // The context has synchronised already; destruction happens here, outside
+  // the registry lock.
+  std::vector<std::unique_ptr<Allocation>> removed = GetRegistry().RemoveAllOf(context);
+  removed.clear();
+}
+
+absl::Status MemAlloc(uint64_t* dptr, size_t bytes, bool allow_zero) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (dptr == nullptr) return Error(ErrorCode::kInvalidValue, "cuMemAlloc: dptr is null");
+  if (bytes == 0) {
+    if (!allow_zero) return Error(ErrorCode::kInvalidValue, "cuMemAlloc: bytesize is 0");
+    *dptr = 0;
+    return absl::OkStatus();
+  }
+  SH_ASSIGN_OR_RETURN(Allocation * allocation,
+                      NewAllocation(context, bytes, MemoryKind::kDevice, AllocationKind::kDevice, 0));
+  *dptr = allocation->device_address();
+  return absl::OkStatus();
+}
+
+absl::Status MemFree(uint64_t dptr, bool allow_null) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (dptr == 0) {
+    if (allow_null) return absl::OkStatus();
+    return Error(ErrorCode::kInvalidValue, "cuMemFree: dptr is 0");
+  }
+  Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
+  if (allocation == nullptr || allocation->kind != AllocationKind::kDevice ||
+      allocation->device_address() != dptr) {
+    return Error(ErrorCode::kInvalidValue, "cuMemFree: 0x", absl::Hex(dptr),
+                 " is not the start of a live device allocation");
+  }
+  return Release(allocation);
+}
+
+absl::Status MemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (free_bytes == nullptr || total_bytes == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuMemGetInfo: free and total must not be null");
+  }
+  uint64_t free64 = 0, total64 = 0;
+  SH_RETURN_IF_ERROR(context->device()->backend()->GetMemoryInfo(&free64, &total64));
+  *free_bytes = static_cast<size_t>(free64);
+  *total_bytes = static_cast<size_t>(total64);
+  return absl::OkStatus();
+}
+
+absl::Status MemGetAddressRange(uint64_t* base, size_t* size, uint64_t dptr) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
+  if (allocation == nullptr) {
+    return Error(ErrorCode::kNotFound, "cuMemGetAddressRange: 0x", absl::Hex(dptr),
+                 " is not inside any allocation");
+  }
+  // Both outputs are optional (CUDA: "parameters are optional").
+  if (base != nullptr) *base = allocation->device_address();
+  if (size != nullptr) *size = static_cast<size_t>(allocation->size);
+  return absl::OkStatus();
+}
+
+absl::Status MemAllocPitch(uint64_t* dptr, size_t* pitch, size_t width_bytes, size_t height,
+                           unsigned element_size) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (dptr == nullptr || pitch == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuMemAllocPitch: dptr and pitch must not be null");
+  }
+  if (width_bytes == 0 || height == 0) {
+    return Error(ErrorCode::kInvalidValue, "cuMemAllocPitch: width and height must be positive");
+  }
+  if (element_size != 4 && element_size != 8 && element_size != 16) {
+    return Error(ErrorCode::kInvalidValue, "cuMemAllocPitch: ElementSizeBytes must be 4, 8 or 16");
+  }
+  const uint64_t alignment = std::max<uint64_t>(
+      kPitchAlignment, context->device()->properties().texture_pitch_alignment);
+  const uint64_t row = (width_bytes + alignment - 1) / alignment * alignment;
+  if (height > context->device()->properties().max_allocation_size / row) {
+    return Error(ErrorCode::kOutOfMemory, "cuMemAllocPitch: ", row, " x ", height,
+                 " bytes exceeds the largest allocation");
+  }
+  SH_ASSIGN_OR_RETURN(Allocation * allocation, NewAllocation(context, row * height,
+                                                             MemoryKind::kDevice,
+                                                             AllocationKind::kDevice, 0));
+  *dptr = allocation->device_address();
+  *pitch = static_cast<size_t>(row);
+  return absl::OkStatus();
+}
+
+absl::Status MemHostAlloc(void** pointer, size_t bytes, unsigned flags, bool allow_zero) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (pointer == nullptr) return Error(ErrorCode::kInvalidValue, "cuMemHostAlloc: pp is null");
+  constexpr unsigned kKnown = kHostAllocPortable | kHostAllocDeviceMap | kHostAllocWriteCombined;
+  if ((flags & ~kKnown) != 0) {
+    return Error(ErrorCode::kInvalidValue, "cuMemHostAlloc: unknown flags 0x", absl::Hex(flags));
+  }
+  if (bytes == 0) {
+    if (!allow_zero) return Error(ErrorCode::kInvalidValue, "cuMemHostAlloc: bytesize is 0");
+    *pointer = nullptr;
+    return absl::OkStatus();
+  }
+  SH_ASSIGN_OR_RETURN(Allocation * allocation,
+                      NewAllocation(context, bytes, MemoryKind::kHostPinned,
+                                    AllocationKind::kHostAllocated, flags));
+  *pointer = allocation->host;
+  return absl::OkStatus();
+}
+
+absl::Status MemFreeHost(void* pointer, bool allow_null) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (pointer == nullptr) {
+    if (allow_null) return absl::OkStatus();
+    return Error(ErrorCode::kInvalidValue, "cuMemFreeHost: p is null");
+  }
+  ResolvedPointer resolved = ResolveHostRange(pointer, 0);
+  if (resolved.allocation == nullptr ||
+      resolved.allocation->kind != AllocationKind::kHostAllocated || resolved.offset != 0) {
+    return Error(ErrorCode::kInvalidValue, "cuMemFreeHost: ", Ptr(pointer),
+                 " was not returned by cuMemAllocHost/cuMemHostAlloc");
+  }
+  return Release(resolved.allocation);
+}
+
+absl::Status MemHostGetDevicePointer(uint64_t* dptr, void* host, unsigned flags) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (dptr == nullptr || host == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuMemHostGetDevicePointer: null argument");
+  }
+  if (flags != 0) {
+    return Error(ErrorCode::kInvalidValue, "cuMemHostGetDevicePointer: Flags must be 0");
+  }
+  ResolvedPointer resolved = ResolveHostRange(host, 0);
+  if (resolved.allocation == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuMemHostGetDevicePointer: ", Ptr(host),
+                 " is not page-locked host memory");
+  }
+  *dptr = resolved.allocation->device_address() + resolved.offset;
+  return absl::OkStatus();
+}
+
+absl::Status MemHostGetFlags(unsigned* flags, void* host) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (flags == nullptr || host == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuMemHostGetFlags: null argument");
+  }
+  ResolvedPointer resolved = ResolveHostRange(host, 0);
+  if (resolved.allocation == nullptr ||
+      resolved.allocation->kind != AllocationKind::kHostAllocated) {
+    return Error(ErrorCode::kInvalidValue, "cuMemHostGetFlags: ", Ptr(host),
+                 " was not allocated by cuMemHostAlloc");
+  }
+  *flags = resolved.allocation->host_flags;
+  return absl::OkStatus();
+}
+
+absl::Status MemHostRegister(void* host, size_t bytes, unsigned flags) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (host == nullptr || bytes == 0) {
+    return Error(ErrorCode::kInvalidValue, "cuMemHostRegister: p is null or bytesize is 0");
+  }
+  constexpr unsigned kKnown = kHostRegisterPortable | kHostRegisterDeviceMap |
+                              kHostRegisterIoMemory | kHostRegisterReadOnly;
+  if ((flags & ~kKnown) != 0) {
+    return Error(ErrorCode::kInvalidValue, "cuMemHostRegister: unknown flags 0x",
+                 absl::Hex(flags));
+  }
+  if (flags & kHostRegisterIoMemory) {
+    return Error(ErrorCode::kNotSupported, "cuMemHostRegister: I/O memory cannot be registered");
+  }
+  if (GetRegistry().HostOverlaps(reinterpret_cast<uintptr_t>(host), bytes)) {
+    return Error(ErrorCode::kHostMemoryAlreadyRegistered, "cuMemHostRegister: [", Ptr(host), ", +",
+                 bytes, ") overlaps page-locked memory");
+  }
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendAllocation> backend,
+                      context->device()->backend()->RegisterHostMemory(host, bytes));
+  auto allocation = std::make_unique<Allocation>();
+  allocation->backend = std::move(backend);
+  allocation->context = context;
+  allocation->kind = AllocationKind::kHostRegistered;
+  allocation->size = bytes;
+  allocation->host = host;
+  allocation->host_flags = flags;
+  GetRegistry().Insert(std::move(allocation));
+  return absl::OkStatus();
+}
+
+absl::Status MemHostUnregister(void* host) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (host == nullptr) return Error(ErrorCode::kInvalidValue, "cuMemHostUnregister: p is null");
+  ResolvedPointer resolved = ResolveHostRange(host, 0);
+  if (resolved.allocation == nullptr ||
+      resolved.allocation->kind != AllocationKind::kHostRegistered || resolved.offset != 0) {
+    return Error(ErrorCode::kHostMemoryNotRegistered, "cuMemHostUnregister: ", Ptr(host),
+                 " is not the start of a registered range");
+  }
+  return Release(resolved.allocation);
+}
+
+size_t LiveAllocationCount() { return GetRegistry().size(); }
+
+}  // namespace streamhal

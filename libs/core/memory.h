@@ -1,0 +1,96 @@
+// Memory: device allocations (cuMemAlloc), pinned and registered host memory
+// (cuMemAllocHost, cuMemHostRegister), and the address map that resolves any
+// pointer inside an allocation (design decision 3).
+#ifndef STREAMHAL_CORE_MEMORY_H_
+#define STREAMHAL_CORE_MEMORY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "core/backend.h"
+
+namespace streamhal {
+
+class Context;
+class Device;
+
+// cuMemHostAlloc flags (HIP's hipHostMalloc flags use the same low bits).
+inline constexpr unsigned kHostAllocPortable = 0x01;
+inline constexpr unsigned kHostAllocDeviceMap = 0x02;
+inline constexpr unsigned kHostAllocWriteCombined = 0x04;
+// cuMemHostRegister flags.
+inline constexpr unsigned kHostRegisterPortable = 0x01;
+inline constexpr unsigned kHostRegisterDeviceMap = 0x02;
+inline constexpr unsigned kHostRegisterIoMemory = 0x04;
+inline constexpr unsigned kHostRegisterReadOnly = 0x08;
+
+enum class AllocationKind {
+  kDevice,          // cuMemAlloc, cuMemAllocPitch
+  kHostAllocated,   // cuMemAllocHost, cuMemHostAlloc
+  kHostRegistered,  // cuMemHostRegister
+};
+
+// One live allocation. Owned by the memory registry; its context frees it
+// when the context is destroyed.
+struct Allocation {
+  std::unique_ptr<BackendAllocation> backend;
+  Context* context = nullptr;
+  AllocationKind kind = AllocationKind::kDevice;
+  uint64_t size = 0;          // bytes the caller asked for
+  void* host = nullptr;       // host address (host kinds), else null
+  unsigned host_flags = 0;
+
+  uint64_t device_address() const { return backend->device_address(); }
+};
+
+// Where one end of a copy lies.
+struct ResolvedPointer {
+  Allocation* allocation = nullptr;  // null for pageable host memory
+  uint64_t offset = 0;               // into the allocation
+  bool is_device() const {
+    return allocation != nullptr && allocation->kind == AllocationKind::kDevice;
+  }
+};
+
+// --- Lookups used by copies, launches and pointer queries ---
+
+// The device allocation containing [address, address + size), or an error
+// naming `what` (e.g. "cuMemcpyHtoD: destination").
+absl::StatusOr<ResolvedPointer> ResolveDeviceRange(uint64_t address, uint64_t size,
+                                                   const char* what);
+// The pinned/registered host allocation containing [host, host + size), or
+// a ResolvedPointer with no allocation (pageable memory).
+ResolvedPointer ResolveHostRange(const void* host, uint64_t size);
+// Classifies `address` for direction inference (cuMemcpy,
+// hipMemcpyDefault): a device allocation, pinned host memory, or pageable
+// host memory.
+ResolvedPointer ResolveAnyRange(uint64_t address, uint64_t size);
+
+// Frees every allocation owned by `context` (context teardown).
+void FreeContextAllocations(Context* context);
+
+// --- Validated entry points ---
+// `allow_zero`: HIP's hipMalloc(ptr, 0) succeeds with a null pointer; CUDA's
+// cuMemAlloc(ptr, 0) is CUDA_ERROR_INVALID_VALUE.
+absl::Status MemAlloc(uint64_t* dptr, size_t bytes, bool allow_zero);
+// `allow_null`: hipFree(0) is a no-op; cuMemFree(0) is invalid.
+absl::Status MemFree(uint64_t dptr, bool allow_null);
+absl::Status MemGetInfo(size_t* free_bytes, size_t* total_bytes);
+absl::Status MemGetAddressRange(uint64_t* base, size_t* size, uint64_t dptr);
+absl::Status MemAllocPitch(uint64_t* dptr, size_t* pitch, size_t width_bytes, size_t height,
+                           unsigned element_size);
+absl::Status MemHostAlloc(void** pointer, size_t bytes, unsigned flags, bool allow_zero);
+absl::Status MemFreeHost(void* pointer, bool allow_null);
+absl::Status MemHostGetDevicePointer(uint64_t* dptr, void* host, unsigned flags);
+absl::Status MemHostGetFlags(unsigned* flags, void* host);
+absl::Status MemHostRegister(void* host, size_t bytes, unsigned flags);
+absl::Status MemHostUnregister(void* host);
+
+// Number of live allocations of every kind (tests).
+size_t LiveAllocationCount();
+
+}  // namespace streamhal
+
+#endif  // STREAMHAL_CORE_MEMORY_H_
