@@ -1,0 +1,556 @@
+#include "vk_backend/device.h"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "core/log.h"
+#include "core/status.h"
+#include "vk_backend/vk_status.h"
+
+namespace streamhal::vk {
+namespace {
+
+// Not in vulkan_core.h (it lives in the beta header), but a device that
+// lists it must have it enabled.
+constexpr char kPortabilitySubsetExtension[] = "VK_KHR_portability_subset";
+
+// CUDA's grid limits (x: 2^31-1, y and z: 65535). Vulkan devices often
+// allow fewer workgroups per dispatch; core splits a larger grid into
+// several dispatches, so the CUDA limits are advertised.
+constexpr std::array<int, 3> kCudaGridLimits = {2147483647, 65535, 65535};
+
+// What max_threads_per_multiprocessor reports when the device does not say:
+// CUDA's figure for compute capability 8.0. Occupancy code divides it by
+// the block size, so it must be at least max_threads_per_block.
+constexpr int kDefaultThreadsPerMultiprocessor = 2048;
+
+std::string VersionString(uint32_t version) {
+  return absl::StrCat(VK_API_VERSION_MAJOR(version), ".", VK_API_VERSION_MINOR(version), ".",
+                      VK_API_VERSION_PATCH(version));
+}
+
+int ClampToInt(uint64_t value) {
+  return value > static_cast<uint64_t>(INT_MAX) ? INT_MAX : static_cast<int>(value);
+}
+
+// Appends structures to a pNext chain.
+class ChainBuilder {
+ public:
+  explicit ChainBuilder(void* head) : tail_(static_cast<VkBaseOutStructure*>(head)) {
+    tail_->pNext = nullptr;
+  }
+  void Add(void* next) {
+    auto* structure = static_cast<VkBaseOutStructure*>(next);
+    structure->pNext = nullptr;
+    tail_->pNext = structure;
+    tail_ = structure;
+  }
+
+ private:
+  VkBaseOutStructure* tail_;
+};
+
+// Which optional feature structures a chain carries. Vulkan 1.3 devices use
+// VkPhysicalDeviceVulkan13Features; older ones the extension structures
+// (the two must not both appear in vkCreateDevice).
+struct FeatureLayout {
+  bool vulkan13 = false;
+  bool subgroup_size_control_ext = false;
+  bool synchronization2_ext = false;
+  bool atomic_float_ext = false;
+};
+
+struct FeatureChain {
+  VkPhysicalDeviceFeatures2 core = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceVulkan11Features v11 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features v12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan13Features v13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceSubgroupSizeControlFeatures subgroup_size_control = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  VkPhysicalDeviceSynchronization2Features synchronization2 = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+
+  explicit FeatureChain(const FeatureLayout& layout) {
+    ChainBuilder chain(&core);
+    chain.Add(&v11);
+    chain.Add(&v12);
+    if (layout.vulkan13) chain.Add(&v13);
+    if (layout.subgroup_size_control_ext) chain.Add(&subgroup_size_control);
+    if (layout.synchronization2_ext) chain.Add(&synchronization2);
+    if (layout.atomic_float_ext) chain.Add(&atomic_float);
+  }
+  FeatureChain(const FeatureChain&) = delete;
+  FeatureChain& operator=(const FeatureChain&) = delete;
+};
+
+struct PropertyChain {
+  VkPhysicalDeviceProperties2 core = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  VkPhysicalDeviceIDProperties id = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceDriverProperties driver = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceMaintenance3Properties maintenance3 = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+  VkPhysicalDeviceSubgroupProperties subgroup = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceSubgroupSizeControlProperties subgroup_size_control = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+  VkPhysicalDevicePCIBusInfoPropertiesEXT pci = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT};
+  VkPhysicalDeviceShaderCorePropertiesAMD amd_core = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv_sm = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+  VkPhysicalDeviceShaderCoreBuiltinsPropertiesARM arm_core = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_BUILTINS_PROPERTIES_ARM};
+  bool has_subgroup_size_control = false;
+  bool has_pci = false;
+  bool has_amd_core = false;
+  bool has_nv_sm = false;
+  bool has_arm_core = false;
+
+  PropertyChain() = default;
+  PropertyChain(const PropertyChain&) = delete;
+  PropertyChain& operator=(const PropertyChain&) = delete;
+
+  void Link() {
+    ChainBuilder chain(&core);
+    chain.Add(&id);
+    chain.Add(&driver);
+    chain.Add(&maintenance3);
+    chain.Add(&subgroup);
+    if (has_subgroup_size_control) chain.Add(&subgroup_size_control);
+    if (has_pci) chain.Add(&pci);
+    if (has_amd_core) chain.Add(&amd_core);
+    if (has_nv_sm) chain.Add(&nv_sm);
+    if (has_arm_core) chain.Add(&arm_core);
+  }
+};
+
+// The host CPU's clock in kHz from /proc/cpuinfo (highest "cpu MHz" line,
+// since idle cores report a scaled-down clock); 0 when unavailable.
+int HostCpuClockRateKhz() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  double best_mhz = 0.0;
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (!absl::StartsWith(line, "cpu MHz")) continue;
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    double mhz = 0.0;
+    if (absl::SimpleAtod(absl::StripAsciiWhitespace(absl::string_view(line).substr(colon + 1)),
+                         &mhz)) {
+      best_mhz = std::max(best_mhz, mhz);
+    }
+  }
+  return ClampToInt(static_cast<uint64_t>(std::llround(best_mhz * 1000.0)));
+}
+
+}  // namespace
+
+VulkanDevice::VulkanDevice(std::shared_ptr<VulkanInstance> instance,
+                           VkPhysicalDevice physical_device)
+    : instance_(std::move(instance)), physical_device_(physical_device) {}
+
+absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
+    std::shared_ptr<VulkanInstance> instance, VkPhysicalDevice physical_device) {
+  std::unique_ptr<VulkanDevice> device(new VulkanDevice(std::move(instance), physical_device));
+  SH_RETURN_IF_ERROR(device->Probe());
+  return device;
+}
+
+VulkanDevice::~VulkanDevice() {
+  if (!created_.load(std::memory_order_acquire)) return;
+  {
+    absl::MutexLock lock(&queue_mutex_);
+    vkDeviceWaitIdle(device_);  // a lost device is no reason not to destroy
+  }
+  vkDestroyDevice(device_, nullptr);
+}
+
+bool VulkanDevice::HasExtension(std::string_view name) const {
+  auto it = std::lower_bound(extensions_.begin(), extensions_.end(), name,
+                             [](const VkExtensionProperties& e, std::string_view n) {
+                               return std::string_view(e.extensionName) < n;
+                             });
+  return it != extensions_.end() && std::string_view(it->extensionName) == name;
+}
+
+absl::Status VulkanDevice::Probe() {
+  vkGetPhysicalDeviceProperties(physical_device_, &vk_properties_);
+  const VkPhysicalDeviceLimits& limits = vk_properties_.limits;
+  if (vk_properties_.apiVersion < kMinimumApiVersion) {
+    return Error(ErrorCode::kNotSupported, "it supports Vulkan ",
+                 VersionString(vk_properties_.apiVersion), "; streamhal needs 1.2");
+  }
+  api_version_ = std::min(instance_->api_version(), vk_properties_.apiVersion);
+
+  // Extensions, sorted for HasExtension.
+  uint32_t count = 0;
+  SH_VK_RETURN_IF_ERROR(
+      vkEnumerateDeviceExtensionProperties(physical_device_, nullptr, &count, nullptr),
+      "vkEnumerateDeviceExtensionProperties");
+  extensions_.resize(count);
+  SH_VK_RETURN_IF_ERROR(
+      vkEnumerateDeviceExtensionProperties(physical_device_, nullptr, &count, extensions_.data()),
+      "vkEnumerateDeviceExtensionProperties");
+  extensions_.resize(count);
+  std::sort(extensions_.begin(), extensions_.end(),
+            [](const VkExtensionProperties& a, const VkExtensionProperties& b) {
+              return std::strcmp(a.extensionName, b.extensionName) < 0;
+            });
+
+  // One compute queue; a compute-only family (an async compute engine) is
+  // preferred because it does not share hardware with graphics work.
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &count, families.data());
+  families.resize(count);
+  int chosen = -1;
+  for (uint32_t i = 0; i < families.size(); ++i) {
+    const VkQueueFlags flags = families[i].queueFlags;
+    if ((flags & VK_QUEUE_COMPUTE_BIT) == 0 || families[i].queueCount == 0) continue;
+    if (chosen < 0 || (flags & VK_QUEUE_GRAPHICS_BIT) == 0) chosen = static_cast<int>(i);
+    if ((flags & VK_QUEUE_GRAPHICS_BIT) == 0) break;
+  }
+  if (chosen < 0) return Error(ErrorCode::kNotSupported, "it has no compute-capable queue family");
+  queue_family_index_ = static_cast<uint32_t>(chosen);
+  timestamp_valid_bits_ = families[queue_family_index_].timestampValidBits;
+
+  // Features: the required ones, then what is optional.
+  const bool vulkan13 = api_version_ >= VK_API_VERSION_1_3;
+  FeatureLayout layout;
+  layout.vulkan13 = vulkan13;
+  layout.subgroup_size_control_ext =
+      !vulkan13 && HasExtension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  layout.synchronization2_ext = !vulkan13 && HasExtension(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
+  layout.atomic_float_ext = HasExtension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  FeatureChain supported(layout);
+  vkGetPhysicalDeviceFeatures2(physical_device_, &supported.core);
+
+  std::string missing;
+  if (!supported.v12.bufferDeviceAddress) absl::StrAppend(&missing, " bufferDeviceAddress");
+  if (!supported.v12.timelineSemaphore) absl::StrAppend(&missing, " timelineSemaphore");
+  if (!supported.core.features.shaderInt64) absl::StrAppend(&missing, " shaderInt64");
+  if (!missing.empty()) {
+    return Error(ErrorCode::kNotSupported, "it lacks the required feature(s)", missing);
+  }
+
+  DeviceFeatures& f = features_;
+  f.buffer_device_address = true;
+  f.timeline_semaphore = true;
+  f.shader_int64 = true;
+  f.shader_int16 = supported.core.features.shaderInt16;
+  f.shader_float64 = supported.core.features.shaderFloat64;
+  f.storage_buffer_16bit_access = supported.v11.storageBuffer16BitAccess;
+  f.shader_int8 = supported.v12.shaderInt8;
+  f.shader_float16 = supported.v12.shaderFloat16;
+  f.storage_buffer_8bit_access = supported.v12.storageBuffer8BitAccess;
+  f.uniform_and_storage_buffer_8bit_access = supported.v12.uniformAndStorageBuffer8BitAccess;
+  f.scalar_block_layout = supported.v12.scalarBlockLayout;
+  f.host_query_reset = supported.v12.hostQueryReset;
+  f.shader_buffer_int64_atomics = supported.v12.shaderBufferInt64Atomics;
+  f.shader_shared_int64_atomics = supported.v12.shaderSharedInt64Atomics;
+  f.vulkan_memory_model = supported.v12.vulkanMemoryModel;
+  f.vulkan_memory_model_device_scope = supported.v12.vulkanMemoryModelDeviceScope;
+  if (vulkan13) {
+    f.synchronization2 = supported.v13.synchronization2;
+    f.subgroup_size_control = supported.v13.subgroupSizeControl;
+    f.compute_full_subgroups = supported.v13.computeFullSubgroups;
+  } else {
+    f.synchronization2 = layout.synchronization2_ext && supported.synchronization2.synchronization2;
+    f.subgroup_size_control =
+        layout.subgroup_size_control_ext && supported.subgroup_size_control.subgroupSizeControl;
+    f.compute_full_subgroups =
+        layout.subgroup_size_control_ext && supported.subgroup_size_control.computeFullSubgroups;
+  }
+  f.shader_buffer_float32_atomic_add =
+      layout.atomic_float_ext && supported.atomic_float.shaderBufferFloat32AtomicAdd;
+  f.shader_shared_float32_atomic_add =
+      layout.atomic_float_ext && supported.atomic_float.shaderSharedFloat32AtomicAdd;
+  f.shader_non_semantic_info =
+      vulkan13 || HasExtension(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME);
+  f.memory_budget = HasExtension(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+
+  // Properties.
+  PropertyChain chain;
+  chain.has_subgroup_size_control =
+      vulkan13 || HasExtension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  chain.has_pci = HasExtension(VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
+  chain.has_amd_core = HasExtension(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME);
+  chain.has_nv_sm = HasExtension(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
+  chain.has_arm_core = HasExtension(VK_ARM_SHADER_CORE_BUILTINS_EXTENSION_NAME);
+  chain.Link();
+  vkGetPhysicalDeviceProperties2(physical_device_, &chain.core);
+  vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+
+  const bool is_cpu = vk_properties_.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const uint32_t warp_size = chain.subgroup.subgroupSize;
+  min_subgroup_size_ = warp_size;
+  max_subgroup_size_ = warp_size;
+  if (chain.has_subgroup_size_control && f.subgroup_size_control) {
+    min_subgroup_size_ = chain.subgroup_size_control.minSubgroupSize;
+    max_subgroup_size_ = chain.subgroup_size_control.maxSubgroupSize;
+  }
+
+  DeviceProperties& p = properties_;
+  p.name = vk_properties_.deviceName;
+  std::copy(std::begin(chain.id.deviceUUID), std::end(chain.id.deviceUUID), p.uuid.begin());
+  p.backend_name = "vulkan";
+  p.driver_name = chain.driver.driverName;
+  p.driver_info = chain.driver.driverInfo;
+  p.api_version = vk_properties_.apiVersion;
+  p.driver_version = vk_properties_.driverVersion;
+  p.vendor_id = vk_properties_.vendorID;
+  p.device_id = vk_properties_.deviceID;
+  p.integrated = is_cpu || vk_properties_.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
+  p.is_cpu = is_cpu;
+
+  // Device memory: the DEVICE_LOCAL heaps. A CPU device with a single heap
+  // reports that heap whatever its flags (all its memory is "device" memory).
+  for (uint32_t i = 0; i < memory_properties_.memoryHeapCount; ++i) {
+    if ((memory_properties_.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0 ||
+        (is_cpu && memory_properties_.memoryHeapCount == 1)) {
+      device_local_heap_mask_ |= 1u << i;
+      p.total_memory += memory_properties_.memoryHeaps[i].size;
+    }
+  }
+  for (uint32_t i = 0; i < memory_properties_.memoryTypeCount; ++i) {
+    if ((memory_properties_.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) !=
+        0) {
+      p.can_map_host_memory = true;
+    }
+  }
+  p.max_allocation_size = chain.maintenance3.maxMemoryAllocationSize;
+  // cuMemAllocPitch's limit: one allocation holds the whole pitched block.
+  p.memory_pitch = static_cast<int64_t>(
+      std::min<uint64_t>(p.max_allocation_size, static_cast<uint64_t>(INT64_MAX)));
+
+  p.max_threads_per_block = ClampToInt(limits.maxComputeWorkGroupInvocations);
+  for (int i = 0; i < 3; ++i) {
+    p.max_block_dim[i] = ClampToInt(limits.maxComputeWorkGroupSize[i]);
+    p.max_dispatch_dim[i] = limits.maxComputeWorkGroupCount[i];
+    p.max_grid_dim[i] =
+        std::max(kCudaGridLimits[i], ClampToInt(limits.maxComputeWorkGroupCount[i]));
+  }
+  // Vulkan has one shared-memory limit per workgroup; a multiprocessor is
+  // not a Vulkan concept, so the per-block figure is all that is known.
+  p.shared_memory_per_block = ClampToInt(limits.maxComputeSharedMemorySize);
+  p.shared_memory_per_multiprocessor = p.shared_memory_per_block;
+  p.max_push_constant_size = ClampToInt(limits.maxPushConstantsSize);
+  p.warp_size = ClampToInt(warp_size);
+
+  // Vulkan does not expose the number of compute units. The vendor
+  // extensions do; without them a GPU reports 1 (a lower bound that keeps
+  // "blocks = k * multiprocessor_count" launches valid) and a CPU device its
+  // host threads, which is what lavapipe runs workgroups on.
+  p.multiprocessor_count = 1;
+  p.max_threads_per_multiprocessor =
+      std::max(p.max_threads_per_block, kDefaultThreadsPerMultiprocessor);
+  if (is_cpu) {
+    p.multiprocessor_count = std::max(1u, std::thread::hardware_concurrency());
+  } else if (chain.has_nv_sm && chain.nv_sm.shaderSMCount > 0) {
+    p.multiprocessor_count = ClampToInt(chain.nv_sm.shaderSMCount);
+    p.max_threads_per_multiprocessor =
+        std::max(p.max_threads_per_block,
+                 ClampToInt(static_cast<uint64_t>(chain.nv_sm.shaderWarpsPerSM) * warp_size));
+  } else if (chain.has_amd_core && chain.amd_core.computeUnitsPerShaderArray > 0) {
+    const auto& amd = chain.amd_core;
+    p.multiprocessor_count =
+        ClampToInt(static_cast<uint64_t>(amd.shaderEngineCount) * amd.shaderArraysPerEngineCount *
+                   amd.computeUnitsPerShaderArray);
+    p.max_threads_per_multiprocessor =
+        std::max(p.max_threads_per_block, ClampToInt(static_cast<uint64_t>(amd.simdPerComputeUnit) *
+                                                     amd.wavefrontsPerSimd * amd.wavefrontSize));
+  } else if (chain.has_arm_core && chain.arm_core.shaderCoreCount > 0) {
+    p.multiprocessor_count = ClampToInt(chain.arm_core.shaderCoreCount);
+    p.max_threads_per_multiprocessor =
+        std::max(p.max_threads_per_block,
+                 ClampToInt(static_cast<uint64_t>(chain.arm_core.shaderWarpsPerCore) * warp_size));
+  }
+
+  // Vulkan exposes no clock rates; for a CPU device the host clock is the
+  // device clock.
+  p.clock_rate_khz = is_cpu ? HostCpuClockRateKhz() : 0;
+  p.memory_clock_rate_khz = 0;
+  p.memory_bus_width = 0;
+  p.l2_cache_size = 0;
+  p.total_constant_memory = ClampToInt(limits.maxUniformBufferRange);
+  // CUDA's texture alignment is the base alignment of linear texture memory;
+  // the Vulkan counterpart is a texel buffer's offset alignment. The pitch
+  // alignment is the row pitch drivers prefer for buffer/image copies, never
+  // less than the base alignment.
+  p.texture_alignment = ClampToInt(std::max<VkDeviceSize>(limits.minTexelBufferOffsetAlignment, 1));
+  p.texture_pitch_alignment =
+      std::max(p.texture_alignment, ClampToInt(limits.optimalBufferCopyRowPitchAlignment));
+  p.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
+
+  p.timestamp_period = limits.timestampPeriod;
+  p.timestamp_period_ns =
+      timestamp_valid_bits_ == 0
+          ? 0
+          : std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(limits.timestampPeriod)));
+
+  if (chain.has_pci) {
+    p.has_pci_info = true;
+    p.pci_domain_id = ClampToInt(chain.pci.pciDomain);
+    p.pci_bus_id = ClampToInt(chain.pci.pciBus);
+    p.pci_device_id = ClampToInt(chain.pci.pciDevice);
+    p.pci_function = ClampToInt(chain.pci.pciFunction);
+  }
+
+  // CUDA code gates features on the compute capability. 8.0 (Ampere) is
+  // what a program needs to see to use everything the backend implements
+  // (64-bit atomics, cooperative groups, large shared memory opt-in) and is
+  // reported for every device; the real capabilities are the properties
+  // above.
+  p.compute_capability_major = 8;
+  p.compute_capability_minor = 0;
+  // Device addresses and host pointers are not yet proven disjoint.
+  p.unified_addressing = false;
+  p.concurrent_kernels = true;
+  p.async_engine_count = 1;
+  p.ecc_enabled = false;
+
+  Log(LogLevel::kDebug, "Vulkan device \"", p.name, "\": API ", VersionString(p.api_version),
+      ", queue family ", queue_family_index_, ", warp ", p.warp_size, ", memory ", p.total_memory,
+      " bytes");
+  return absl::OkStatus();
+}
+
+absl::Status VulkanDevice::EnsureLogicalDevice() {
+  if (created_.load(std::memory_order_acquire)) return absl::OkStatus();
+  absl::MutexLock lock(&init_mutex_);
+  if (created_.load(std::memory_order_relaxed)) return absl::OkStatus();
+  SH_RETURN_IF_ERROR(CreateLogicalDevice());
+  created_.store(true, std::memory_order_release);
+  return absl::OkStatus();
+}
+
+absl::Status VulkanDevice::CreateLogicalDevice() {
+  const DeviceFeatures& f = features_;
+  const bool vulkan13 = api_version_ >= VK_API_VERSION_1_3;
+  std::vector<const char*> extensions;
+
+  FeatureLayout layout;
+  layout.vulkan13 = vulkan13;
+  if (!vulkan13) {
+    layout.subgroup_size_control_ext = f.subgroup_size_control;
+    layout.synchronization2_ext = f.synchronization2;
+    if (f.subgroup_size_control) extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    if (f.synchronization2) extensions.push_back(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
+    if (f.shader_non_semantic_info) {
+      extensions.push_back(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME);
+    }
+  }
+  layout.atomic_float_ext =
+      f.shader_buffer_float32_atomic_add || f.shader_shared_float32_atomic_add;
+  if (layout.atomic_float_ext) extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  if (f.memory_budget) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+  if (HasExtension(kPortabilitySubsetExtension)) extensions.push_back(kPortabilitySubsetExtension);
+
+  // Everything starts VK_FALSE; only what features_ chose is turned on.
+  FeatureChain enabled(layout);
+  auto on = [](bool value) { return value ? VK_TRUE : VK_FALSE; };
+  enabled.core.features.shaderInt64 = VK_TRUE;
+  enabled.core.features.shaderInt16 = on(f.shader_int16);
+  enabled.core.features.shaderFloat64 = on(f.shader_float64);
+  enabled.v11.storageBuffer16BitAccess = on(f.storage_buffer_16bit_access);
+  enabled.v12.bufferDeviceAddress = VK_TRUE;
+  enabled.v12.timelineSemaphore = VK_TRUE;
+  enabled.v12.shaderInt8 = on(f.shader_int8);
+  enabled.v12.shaderFloat16 = on(f.shader_float16);
+  enabled.v12.storageBuffer8BitAccess = on(f.storage_buffer_8bit_access);
+  enabled.v12.uniformAndStorageBuffer8BitAccess = on(f.uniform_and_storage_buffer_8bit_access);
+  enabled.v12.scalarBlockLayout = on(f.scalar_block_layout);
+  enabled.v12.hostQueryReset = on(f.host_query_reset);
+  enabled.v12.shaderBufferInt64Atomics = on(f.shader_buffer_int64_atomics);
+  enabled.v12.shaderSharedInt64Atomics = on(f.shader_shared_int64_atomics);
+  enabled.v12.vulkanMemoryModel = on(f.vulkan_memory_model);
+  enabled.v12.vulkanMemoryModelDeviceScope = on(f.vulkan_memory_model_device_scope);
+  if (vulkan13) {
+    enabled.v13.synchronization2 = on(f.synchronization2);
+    enabled.v13.subgroupSizeControl = on(f.subgroup_size_control);
+    enabled.v13.computeFullSubgroups = on(f.compute_full_subgroups);
+  } else {
+    enabled.synchronization2.synchronization2 = on(f.synchronization2);
+    enabled.subgroup_size_control.subgroupSizeControl = on(f.subgroup_size_control);
+    enabled.subgroup_size_control.computeFullSubgroups = on(f.compute_full_subgroups);
+  }
+  enabled.atomic_float.shaderBufferFloat32AtomicAdd = on(f.shader_buffer_float32_atomic_add);
+  enabled.atomic_float.shaderSharedFloat32AtomicAdd = on(f.shader_shared_float32_atomic_add);
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = queue_family_index_;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+
+  VkDeviceCreateInfo create_info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  create_info.pNext = &enabled.core;  // pEnabledFeatures stays null
+  create_info.queueCreateInfoCount = 1;
+  create_info.pQueueCreateInfos = &queue_info;
+  create_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  create_info.ppEnabledExtensionNames = extensions.data();
+
+  VkDevice device = VK_NULL_HANDLE;
+  const VkResult result = vkCreateDevice(physical_device_, &create_info, nullptr, &device);
+  if (result != VK_SUCCESS) {
+    const ErrorCode code = ErrorCodeForVkResult(result);
+    return Error(code == ErrorCode::kUnknown ? ErrorCode::kInvalidDevice : code,
+                 "vkCreateDevice for \"", properties_.name, "\" failed: ", VkResultName(result));
+  }
+  device_ = device;
+  vkGetDeviceQueue(device_, queue_family_index_, 0, &queue_);
+  Log(LogLevel::kDebug, "Vulkan device \"", properties_.name, "\" opened with ", extensions.size(),
+      " extension(s)");
+  return absl::OkStatus();
+}
+
+absl::Status VulkanDevice::GetMemoryInfo(uint64_t* free_bytes, uint64_t* total_bytes) {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  const uint64_t total = properties_.total_memory;
+  uint64_t free = 0;
+  if (features_.memory_budget) {
+    // The budget covers every process on the device, which is what
+    // cuMemGetInfo reports.
+    VkPhysicalDeviceMemoryBudgetPropertiesEXT budget = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+    VkPhysicalDeviceMemoryProperties2 memory = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, &budget};
+    vkGetPhysicalDeviceMemoryProperties2(physical_device_, &memory);
+    for (uint32_t i = 0; i < memory.memoryProperties.memoryHeapCount; ++i) {
+      if ((device_local_heap_mask_ & (1u << i)) == 0) continue;
+      if (budget.heapBudget[i] > budget.heapUsage[i]) {
+        free += budget.heapBudget[i] - budget.heapUsage[i];
+      }
+    }
+  } else {
+    const uint64_t used = allocated_bytes();
+    free = used < total ? total - used : 0;
+  }
+  *free_bytes = std::min(free, total);
+  *total_bytes = total;
+  return absl::OkStatus();
+}
+
+absl::Status VulkanDevice::WaitIdle() {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  // vkDeviceWaitIdle needs every queue of the device externally
+  // synchronised; the backend has one queue, guarded by queue_mutex_.
+  absl::MutexLock lock(&queue_mutex_);
+  return VkResultToStatus(vkDeviceWaitIdle(device_), "vkDeviceWaitIdle");
+}
+
+}  // namespace streamhal::vk

@@ -1,0 +1,164 @@
+// One Vulkan physical device as a streamhal BackendDevice. Properties are
+// read from the device when it is enumerated; the VkDevice and its compute
+// queue are created on first use.
+#ifndef STREAMHAL_VK_BACKEND_DEVICE_H_
+#define STREAMHAL_VK_BACKEND_DEVICE_H_
+
+#include <vulkan/vulkan.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "core/backend.h"
+#include "vk_backend/instance.h"
+
+namespace streamhal::vk {
+
+// Device features the backend enables on the VkDevice: the three required
+// ones are true on every VulkanDevice, the others where the device supports
+// them. Later code (kernel loading, streams) asks here instead of querying
+// Vulkan again.
+struct DeviceFeatures {
+  // Required.
+  bool buffer_device_address = false;
+  bool timeline_semaphore = false;
+  bool shader_int64 = false;
+  // Optional shader arithmetic and storage types.
+  bool shader_int8 = false;
+  bool shader_int16 = false;
+  bool shader_float16 = false;
+  bool shader_float64 = false;
+  bool storage_buffer_8bit_access = false;
+  bool uniform_and_storage_buffer_8bit_access = false;
+  bool storage_buffer_16bit_access = false;
+  bool scalar_block_layout = false;
+  // 64-bit and float atomics (CUDA atomicAdd on unsigned long long / float).
+  bool shader_buffer_int64_atomics = false;
+  bool shader_shared_int64_atomics = false;
+  bool shader_buffer_float32_atomic_add = false;  // VK_EXT_shader_atomic_float
+  bool shader_shared_float32_atomic_add = false;
+  bool vulkan_memory_model = false;
+  bool vulkan_memory_model_device_scope = false;
+  // Synchronisation and queries.
+  bool synchronization2 = false;
+  bool host_query_reset = false;
+  // Subgroup size control (pin a kernel's subgroup size to warp_size).
+  bool subgroup_size_control = false;
+  bool compute_full_subgroups = false;
+  // NonSemantic SPIR-V instructions (debug printf) are accepted.
+  bool shader_non_semantic_info = false;
+  // VK_EXT_memory_budget is enabled: GetMemoryInfo reports the driver budget.
+  bool memory_budget = false;
+};
+
+class VulkanDevice : public streamhal::BackendDevice {
+ public:
+  // Reads the properties of `physical_device`. A device that cannot run
+  // streamhal kernels (Vulkan < 1.2, no bufferDeviceAddress,
+  // timelineSemaphore or shaderInt64, no compute queue) yields kNotSupported
+  // whose message gives the reason.
+  static absl::StatusOr<std::unique_ptr<VulkanDevice>> Create(
+      std::shared_ptr<VulkanInstance> instance, VkPhysicalDevice physical_device);
+
+  ~VulkanDevice() override;
+  VulkanDevice(const VulkanDevice&) = delete;
+  VulkanDevice& operator=(const VulkanDevice&) = delete;
+
+  // streamhal::BackendDevice.
+  const DeviceProperties& properties() const override { return properties_; }
+  // Creates the VkDevice if needed. With VK_EXT_memory_budget, free is the
+  // sum over device-local heaps of budget - usage; otherwise total minus the
+  // bytes this process allocated (see AddAllocatedBytes).
+  absl::Status GetMemoryInfo(uint64_t* free_bytes, uint64_t* total_bytes) override;
+  // Creates the VkDevice if needed, then vkDeviceWaitIdle.
+  absl::Status WaitIdle() override;
+
+  // Creates the VkDevice and its compute queue on first call (thread-safe);
+  // later calls return the first call's result cheaply.
+  absl::Status EnsureLogicalDevice();
+  // VK_NULL_HANDLE until EnsureLogicalDevice() succeeded.
+  VkDevice device() const {
+    return created_.load(std::memory_order_acquire) ? device_ : VK_NULL_HANDLE;
+  }
+  VkQueue queue() const {
+    return created_.load(std::memory_order_acquire) ? queue_ : VK_NULL_HANDLE;
+  }
+  // Vulkan requires external synchronisation of a queue (vkQueueSubmit,
+  // vkQueueWaitIdle) and of every queue for vkDeviceWaitIdle: hold this.
+  absl::Mutex* queue_mutex() ABSL_LOCK_RETURNED(queue_mutex_) { return &queue_mutex_; }
+
+  // What the device was, or will be, created with.
+  const DeviceFeatures& features() const { return features_; }
+
+  const std::shared_ptr<VulkanInstance>& instance() const { return instance_; }
+  VkPhysicalDevice physical_device() const { return physical_device_; }
+  VkPhysicalDeviceType device_type() const { return vk_properties_.deviceType; }
+  const VkPhysicalDeviceProperties& vk_properties() const { return vk_properties_; }
+  const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+  // min(instance API version, device API version): what may be used.
+  uint32_t api_version() const { return api_version_; }
+  uint32_t queue_family_index() const { return queue_family_index_; }
+  uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
+  // Subgroup sizes a pipeline may request (both equal warp_size without
+  // subgroup size control).
+  uint32_t min_subgroup_size() const { return min_subgroup_size_; }
+  uint32_t max_subgroup_size() const { return max_subgroup_size_; }
+  // Bit i set: memory heap i counts towards total_memory.
+  uint32_t device_local_heap_mask() const { return device_local_heap_mask_; }
+  bool HasExtension(std::string_view name) const;
+
+  // Bytes of device memory this process holds; the allocator bumps it. Used
+  // by GetMemoryInfo when the driver reports no budget.
+  void AddAllocatedBytes(uint64_t bytes) {
+    allocated_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+  }
+  void SubtractAllocatedBytes(uint64_t bytes) {
+    allocated_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
+  }
+  uint64_t allocated_bytes() const { return allocated_bytes_.load(std::memory_order_relaxed); }
+
+ private:
+  VulkanDevice(std::shared_ptr<VulkanInstance> instance, VkPhysicalDevice physical_device);
+
+  // Fills everything above from the physical device; the error explains why
+  // the device is unusable.
+  absl::Status Probe();
+  absl::Status CreateLogicalDevice() ABSL_EXCLUSIVE_LOCKS_REQUIRED(init_mutex_);
+
+  const std::shared_ptr<VulkanInstance> instance_;
+  const VkPhysicalDevice physical_device_;
+
+  // Immutable after Create().
+  DeviceProperties properties_;
+  DeviceFeatures features_;
+  VkPhysicalDeviceProperties vk_properties_ = {};
+  VkPhysicalDeviceMemoryProperties memory_properties_ = {};
+  std::vector<VkExtensionProperties> extensions_;  // sorted by name
+  uint32_t api_version_ = 0;
+  uint32_t queue_family_index_ = 0;
+  uint32_t timestamp_valid_bits_ = 0;
+  uint32_t min_subgroup_size_ = 0;
+  uint32_t max_subgroup_size_ = 0;
+  uint32_t device_local_heap_mask_ = 0;
+
+  // Written once under init_mutex_, then published by created_ (release), so
+  // device() and queue() need no lock.
+  absl::Mutex init_mutex_;
+  std::atomic<bool> created_{false};
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+
+  absl::Mutex queue_mutex_;
+  std::atomic<uint64_t> allocated_bytes_{0};
+};
+
+}  // namespace streamhal::vk
+
+#endif  // STREAMHAL_VK_BACKEND_DEVICE_H_
