@@ -5,6 +5,8 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "core/log.h"
+#include "core/memory.h"
+#include "core/stream.h"
 #include "core/runtime.h"
 #include "core/status.h"
 
@@ -106,9 +108,51 @@ Context::Context(Device* device, unsigned flags, bool is_primary)
 
 Context::~Context() {
   // Work still in flight must finish before its context goes away (CUDA:
-  // cuCtxDestroy waits for outstanding work).
+  // cuCtxDestroy waits for outstanding work). Objects go in reverse order of
+  // creation (streams finish their work as they go), then the memory.
   absl::Status status = Synchronize();
   if (!status.ok()) Log(LogLevel::kWarning, "context teardown: ", status.message());
+  std::vector<std::unique_ptr<Object>> objects;
+  {
+    absl::MutexLock lock(&objects_mutex_);
+    objects.swap(objects_);
+    default_stream_ = nullptr;
+  }
+  while (!objects.empty()) objects.pop_back();
+  FreeContextAllocations(this);
+}
+
+absl::StatusOr<Stream*> Context::DefaultStream() {
+  absl::MutexLock lock(&objects_mutex_);
+  if (default_stream_ == nullptr) {
+    SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendStream> backend,
+                        device_->backend()->CreateStream());
+    auto stream = std::make_unique<Stream>(this, std::move(backend), kStreamDefault, 0);
+    default_stream_ = stream.get();
+    objects_.push_back(std::move(stream));
+  }
+  return default_stream_;
+}
+
+void Context::Adopt(std::unique_ptr<Object> object) {
+  absl::MutexLock lock(&objects_mutex_);
+  objects_.push_back(std::move(object));
+}
+
+bool Context::Destroy(Object* object) {
+  std::unique_ptr<Object> doomed;
+  {
+    absl::MutexLock lock(&objects_mutex_);
+    for (auto it = objects_.begin(); it != objects_.end(); ++it) {
+      if (it->get() == object) {
+        doomed = std::move(*it);
+        objects_.erase(it);
+        break;
+      }
+    }
+  }
+  // Destroyed outside the lock: teardown may wait for the device.
+  return doomed != nullptr;
 }
 
 size_t Context::limit(Limit which) const {

@@ -12,6 +12,9 @@
 #include "core/device.h"
 #include "core/handle.h"
 
+#include <memory>
+#include <vector>
+
 namespace streamhal {
 
 // Context creation flags; the numeric values are CUDA's (HIP uses the same).
@@ -40,6 +43,8 @@ enum class Limit : int {
 // The API version a context reports (cuCtxGetApiVersion): CUDA reports 3020
 // for every context created by a 3.2-or-later driver.
 inline constexpr unsigned kContextApiVersion = 3020;
+
+class Stream;
 
 class Context : public Object {
  public:
@@ -72,6 +77,16 @@ class Context : public Object {
   // Waits until all work submitted in this context has finished.
   absl::Status Synchronize();
 
+  // The context's default stream (CUDA's legacy stream), created on first
+  // use.
+  absl::StatusOr<Stream*> DefaultStream();
+
+  // Objects created in this context (modules, streams, events) are owned by
+  // it and destroyed with it. Adopt takes ownership; Destroy destroys one
+  // owned object (false if it is not owned by this context).
+  void Adopt(std::unique_ptr<Object> object);
+  bool Destroy(Object* object);
+
  private:
   Device* const device_;
   const bool is_primary_;
@@ -79,6 +94,9 @@ class Context : public Object {
   std::atomic<int> usage_count_{1};
   std::atomic<int> cache_config_{0};
   std::atomic<int> shared_mem_config_{0};
+  absl::Mutex objects_mutex_;
+  Stream* default_stream_ ABSL_GUARDED_BY(objects_mutex_) = nullptr;
+  std::vector<std::unique_ptr<Object>> objects_ ABSL_GUARDED_BY(objects_mutex_);
   mutable absl::Mutex limits_mutex_;
   size_t limits_[static_cast<int>(Limit::kCount)] ABSL_GUARDED_BY(limits_mutex_);
 };

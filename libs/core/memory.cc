@@ -165,6 +165,12 @@ ResolvedPointer ResolveAnyRange(uint64_t address, uint64_t size) {
   return ResolveHostRange(reinterpret_cast<const void*>(static_cast<uintptr_t>(address)), size);
 }
 
+absl::StatusOr<Allocation*> AllocateDeviceMemory(Context* context, uint64_t size) {
+  return NewAllocation(context, size, MemoryKind::kDevice, AllocationKind::kDevice, 0);
+}
+
+absl::Status FreeAllocation(Allocation* allocation) { return Release(allocation); }
+
 void FreeContextAllocations(Context* context) {
   // The context has synchronised already; destruction happens here, outside
   // the registry lock.

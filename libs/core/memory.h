@@ -68,6 +68,12 @@ ResolvedPointer ResolveHostRange(const void* host, uint64_t size);
 // host memory.
 ResolvedPointer ResolveAnyRange(uint64_t address, uint64_t size);
 
+// Device memory that core itself needs (a module's globals block), owned by
+// `context` and resolvable like any cuMemAlloc allocation.
+absl::StatusOr<Allocation*> AllocateDeviceMemory(Context* context, uint64_t size);
+// Frees an allocation after the context's work has finished.
+absl::Status FreeAllocation(Allocation* allocation);
+
 // Frees every allocation owned by `context` (context teardown).
 void FreeContextAllocations(Context* context);
 
