@@ -15,6 +15,14 @@ CUresult ToCUresult(ErrorCode code);
 // level, so STREAMHAL_LOG_LEVEL=info shows why a call failed.
 CUresult ToCUresult(const absl::Status& status);
 
+// Maps `status` and, on success, stores `value` in the caller's output
+// (core works in uint64_t; the API type may differ, e.g. CUdeviceptr).
+template <typename Api, typename Core>
+CUresult WriteOut(const absl::Status& status, Api* out, Core value) {
+  if (status.ok() && out != nullptr) *out = static_cast<Api>(value);
+  return ToCUresult(status);
+}
+
 }  // namespace streamhal::cuda
 
 #endif  // STREAMHAL_CUDA_BINDING_RESULT_H_

@@ -7,6 +7,8 @@
 
 #include <hip/hip_runtime_api.h>
 
+#include <cstdint>
+
 #include "core/context.h"
 #include "core/runtime.h"
 #include "result.h"
@@ -30,6 +32,17 @@ hipError_t RuntimeCall(Body&& body) {
   if (status.ok()) status = body();
   return ToHipError(status);
 }
+
+// Stores `value` in the caller's output when `status` is OK.
+template <typename Api, typename Core>
+absl::Status WriteOut(absl::Status status, Api* out, Core value) {
+  if (status.ok() && out != nullptr) *out = static_cast<Api>(value);
+  return status;
+}
+
+// Device addresses travel as hipDeviceptr_t (void*) in HIP.
+inline uint64_t Address(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer); }
+inline void* Pointer(uint64_t address) { return reinterpret_cast<void*>(static_cast<uintptr_t>(address)); }
 
 }  // namespace streamhal::hip
 

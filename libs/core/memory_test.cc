@@ -1,0 +1,147 @@
+#include "core/memory.h"
+
+#include <cstring>
+#include <vector>
+
+#include "core/context.h"
+#include "core/runtime.h"
+#include "core/status.h"
+#include "core/testing/fake_backend.h"
+#include "core/transfer.h"
+#include "gtest/gtest.h"
+
+namespace streamhal {
+namespace {
+
+struct OpaqueCtx;
+
+class MemoryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    testing::InstallFakeBackend(1);
+    ASSERT_TRUE(Init(0).ok());
+    ASSERT_TRUE(CreateContext(HandleOut(&ctx_), 0, 0).ok());
+  }
+  void TearDown() override { ASSERT_TRUE(Deinit().ok()); }
+  OpaqueCtx* ctx_ = nullptr;
+};
+
+TEST_F(MemoryTest, AllocResolvesInteriorPointers) {
+  uint64_t dptr = 0;
+  ASSERT_TRUE(MemAlloc(&dptr, 1000, false).ok());
+  uint64_t base = 0;
+  size_t size = 0;
+  ASSERT_TRUE(MemGetAddressRange(&base, &size, dptr + 999).ok());
+  EXPECT_EQ(base, dptr);
+  EXPECT_EQ(size, 1000u);
+  EXPECT_EQ(ErrorCodeOf(MemGetAddressRange(&base, &size, dptr + 1000)), ErrorCode::kNotFound);
+  EXPECT_TRUE(MemGetAddressRange(nullptr, nullptr, dptr).ok());
+  ASSERT_TRUE(MemFree(dptr, false).ok());
+  EXPECT_EQ(ErrorCodeOf(MemGetAddressRange(&base, &size, dptr)), ErrorCode::kNotFound);
+}
+
+TEST_F(MemoryTest, ZeroBytesAndNullFollowTheApi) {
+  uint64_t dptr = 1;
+  EXPECT_EQ(ErrorCodeOf(MemAlloc(&dptr, 0, false)), ErrorCode::kInvalidValue);
+  ASSERT_TRUE(MemAlloc(&dptr, 0, true).ok());
+  EXPECT_EQ(dptr, 0u);
+  EXPECT_EQ(ErrorCodeOf(MemFree(0, false)), ErrorCode::kInvalidValue);
+  EXPECT_TRUE(MemFree(0, true).ok());
+  EXPECT_EQ(ErrorCodeOf(MemAlloc(nullptr, 16, false)), ErrorCode::kInvalidValue);
+}
+
+TEST_F(MemoryTest, FreeNeedsTheStartOfALiveAllocation) {
+  uint64_t dptr = 0;
+  ASSERT_TRUE(MemAlloc(&dptr, 256, false).ok());
+  EXPECT_EQ(ErrorCodeOf(MemFree(dptr + 4, false)), ErrorCode::kInvalidValue);
+  ASSERT_TRUE(MemFree(dptr, false).ok());
+  EXPECT_EQ(ErrorCodeOf(MemFree(dptr, false)), ErrorCode::kInvalidValue);
+}
+
+TEST_F(MemoryTest, OutOfMemoryIsReportedAndNothingLeaks) {
+  const size_t before = LiveAllocationCount();
+  uint64_t dptr = 0;
+  EXPECT_EQ(ErrorCodeOf(MemAlloc(&dptr, size_t{1} << 40, false)), ErrorCode::kOutOfMemory);
+  EXPECT_EQ(LiveAllocationCount(), before);
+}
+
+TEST_F(MemoryTest, PitchIsAlignedAndValidated) {
+  uint64_t dptr = 0;
+  size_t pitch = 0;
+  ASSERT_TRUE(MemAllocPitch(&dptr, &pitch, 100, 10, 4).ok());
+  EXPECT_GE(pitch, 100u);
+  EXPECT_EQ(pitch % 256, 0u);
+  EXPECT_EQ(ErrorCodeOf(MemAllocPitch(&dptr, &pitch, 100, 10, 3)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(MemAllocPitch(&dptr, &pitch, 0, 10, 4)), ErrorCode::kInvalidValue);
+}
+
+TEST_F(MemoryTest, HostAllocationFlagsAndDevicePointer) {
+  void* host = nullptr;
+  ASSERT_TRUE(MemHostAlloc(&host, 4096, kHostAllocDeviceMap | kHostAllocPortable, false).ok());
+  unsigned flags = 0;
+  ASSERT_TRUE(MemHostGetFlags(&flags, host).ok());
+  EXPECT_EQ(flags, kHostAllocDeviceMap | kHostAllocPortable);
+  uint64_t dptr = 0;
+  ASSERT_TRUE(MemHostGetDevicePointer(&dptr, static_cast<char*>(host) + 16, 0).ok());
+  EXPECT_NE(dptr, 0u);
+  EXPECT_EQ(ErrorCodeOf(MemHostGetDevicePointer(&dptr, host, 1)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(MemHostAlloc(&host, 16, 0x80, false)), ErrorCode::kInvalidValue);
+  int local = 0;
+  EXPECT_EQ(ErrorCodeOf(MemHostGetDevicePointer(&dptr, &local, 0)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(MemFreeHost(&local, false)), ErrorCode::kInvalidValue);
+  ASSERT_TRUE(MemFreeHost(host, false).ok());
+}
+
+TEST_F(MemoryTest, RegisterRejectsOverlapAndUnknownRanges) {
+  std::vector<char> buffer(8192);
+  ASSERT_TRUE(MemHostRegister(buffer.data(), 4096, 0).ok());
+  EXPECT_EQ(ErrorCodeOf(MemHostRegister(buffer.data() + 100, 100, 0)),
+            ErrorCode::kHostMemoryAlreadyRegistered);
+  EXPECT_EQ(ErrorCodeOf(MemHostUnregister(buffer.data() + 4096)),
+            ErrorCode::kHostMemoryNotRegistered);
+  ASSERT_TRUE(MemHostUnregister(buffer.data()).ok());
+  EXPECT_EQ(ErrorCodeOf(MemHostUnregister(buffer.data())), ErrorCode::kHostMemoryNotRegistered);
+  EXPECT_EQ(ErrorCodeOf(MemHostRegister(buffer.data(), 16, 0x40)), ErrorCode::kInvalidValue);
+}
+
+TEST_F(MemoryTest, ContextDestructionFreesItsMemory) {
+  const size_t before = LiveAllocationCount();
+  uint64_t dptr = 0;
+  ASSERT_TRUE(MemAlloc(&dptr, 64, false).ok());
+  EXPECT_EQ(LiveAllocationCount(), before + 1);
+  ASSERT_TRUE(DestroyContext(HandleValue(ctx_)).ok());
+  EXPECT_EQ(LiveAllocationCount(), before);
+  ASSERT_TRUE(CreateContext(HandleOut(&ctx_), 0, 0).ok());
+}
+
+TEST_F(MemoryTest, CopiesValidateRangesAndWriteNothingOnError) {
+  uint64_t dptr = 0;
+  ASSERT_TRUE(MemAlloc(&dptr, 64, false).ok());
+  std::vector<uint8_t> host(128, 7);
+  EXPECT_EQ(ErrorCodeOf(Memcpy(dptr + 32, reinterpret_cast<uintptr_t>(host.data()), 64,
+                               CopyKind::kHostToDevice, 0, Sync::kBlocking)),
+            ErrorCode::kInvalidValue);
+  ASSERT_TRUE(Memset(dptr, 0xAB, 1, 64, 0, Sync::kBlocking).ok());
+  ASSERT_TRUE(Memcpy(reinterpret_cast<uintptr_t>(host.data()), dptr, 64, CopyKind::kDeviceToHost,
+                     0, Sync::kBlocking)
+                  .ok());
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(host[i], 0xAB);
+  EXPECT_EQ(host[64], 7);
+  EXPECT_EQ(ErrorCodeOf(Memset(dptr + 1, 0, 4, 4, 0, Sync::kBlocking)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(Memcpy(dptr, dptr + 8, 16, CopyKind::kDeviceToDevice, 0,
+                               Sync::kBlocking)),
+            ErrorCode::kInvalidValue);
+  ASSERT_TRUE(MemFree(dptr, false).ok());
+  EXPECT_EQ(ErrorCodeOf(Memset(dptr, 0, 1, 4, 0, Sync::kBlocking)), ErrorCode::kInvalidValue);
+}
+
+TEST_F(MemoryTest, StreamHandlesAreValidated) {
+  uint64_t dptr = 0;
+  ASSERT_TRUE(MemAlloc(&dptr, 64, false).ok());
+  EXPECT_EQ(ErrorCodeOf(Memset(dptr, 0, 1, 4, 0xdead0000, Sync::kAsync)), ErrorCode::kInvalidHandle);
+  EXPECT_TRUE(Memset(dptr, 0, 1, 4, 0x1, Sync::kAsync).ok());
+  EXPECT_TRUE(Memset(dptr, 0, 1, 4, 0x2, Sync::kAsync).ok());
+}
+
+}  // namespace
+}  // namespace streamhal

@@ -1,0 +1,421 @@
+#include "core/module.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <optional>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "core/code_object.h"
+#include "core/context.h"
+#include "core/log.h"
+#include "core/memory.h"
+#include "core/spirv_rewrite.h"
+#include "core/status.h"
+#include "core/stream.h"
+
+namespace streamhal {
+namespace {
+
+// Parameter blocks above the push-constant limit move to this uniform
+// buffer binding (docs/kernel-abi.md).
+constexpr uint32_t kParamDescriptorSet = 1;
+constexpr uint32_t kParamBinding = 0;
+
+// Kernel name of GLSL source: `#define STREAMHAL_KERNEL_NAME <name>` in the
+// source, else `fallback` (the file's stem, or "main" for in-memory source).
+std::string GlslKernelName(absl::string_view source, absl::string_view fallback) {
+  constexpr absl::string_view kMarker = "#define STREAMHAL_KERNEL_NAME";
+  const size_t at = source.find(kMarker);
+  if (at == absl::string_view::npos) return std::string(fallback);
+  absl::string_view rest = source.substr(at + kMarker.size());
+  rest = absl::StripLeadingAsciiWhitespace(rest);
+  size_t end = 0;
+  while (end < rest.size() && (absl::ascii_isalnum(rest[end]) || rest[end] == '_')) ++end;
+  return end == 0 ? std::string(fallback) : std::string(rest.substr(0, end));
+}
+
+void CopyLog(const std::string& log, char* buffer, size_t size, size_t* written) {
+  if (buffer == nullptr || size == 0) {
+    *written = 0;
+    return;
+  }
+  const size_t n = std::min(log.size(), size - 1);
+  std::memcpy(buffer, log.data(), n);
+  buffer[n] = '\0';
+  *written = n + 1;
+}
+
+absl::StatusOr<LoadedImage> Parse(const void* data, std::optional<size_t> size,
+                                  absl::string_view default_name, JitOptions* jit) {
+  GlslOptions glsl;
+  glsl.verbose = jit != nullptr && jit->verbose;
+  SH_ASSIGN_OR_RETURN(ImageFormat format, DetectImageFormat(data, size));
+  if (format == ImageFormat::kGlsl) {
+    const char* text = static_cast<const char*>(data);
+    const size_t length = size.has_value() ? *size : std::strlen(text);
+    glsl.entry_point = GlslKernelName(absl::string_view(text, length), default_name);
+  }
+  std::string error_log;
+  absl::StatusOr<LoadedImage> image = ParseImage(data, size, glsl, &error_log);
+  if (jit != nullptr) {
+    CopyLog(error_log, jit->error_log, jit->error_log_size, &jit->error_log_written);
+    if (image.ok()) {
+      CopyLog(image->info_log, jit->info_log, jit->info_log_size, &jit->info_log_written);
+      jit->wall_time_ms = static_cast<float>(image->compile_wall_time_ms);
+    } else {
+      CopyLog("", jit->info_log, jit->info_log_size, &jit->info_log_written);
+    }
+  }
+  return image;
+}
+
+absl::Status Finish(Context* context, std::unique_ptr<Module> module, absl::Status loaded,
+                    HandleOut out) {
+  if (!loaded.ok()) return loaded;  // the partly built module is destroyed here
+  out.Set(module->handle());
+  context->Adopt(std::move(module));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Module*> ResolveModule(uint64_t handle) {
+  HandleState state;
+  Module* module = LookupAs<Module>(handle, &state);
+  if (module == nullptr) {
+    return Error(ErrorCode::kInvalidHandle, "module 0x", absl::Hex(handle),
+                 state == HandleState::kDestroyed ? " has been unloaded" : " is not a module");
+  }
+  return module;
+}
+
+}  // namespace
+
+Function::Function(Module* module, KernelInfo info, KernelLayout layout,
+                   std::unique_ptr<BackendKernel> backend, Allocation* globals)
+    : Object(kKind), module_(module), info_(std::move(info)), layout_(std::move(layout)),
+      backend_(std::move(backend)), globals_(globals) {
+  max_dynamic_shared_bytes_ = device_shared_limit() > info_.static_shared_bytes
+                                  ? device_shared_limit() - info_.static_shared_bytes
+                                  : 0;
+  if (!info_.has_dynamic_shared_spec) max_dynamic_shared_bytes_ = 0;
+}
+
+uint32_t Function::device_shared_limit() const {
+  return static_cast<uint32_t>(
+      module_->context()->device()->properties().shared_memory_per_block);
+}
+
+int Function::max_threads_per_block() const {
+  const DeviceProperties& p = module_->context()->device()->properties();
+  int limit = std::min(p.max_threads_per_block, backend_->max_threads_per_block());
+  if (!info_.block_size_from_spec) {
+    // A fixed dimension allows exactly its size.
+    int fixed = 1;
+    for (int i = 0; i < 3; ++i) {
+      fixed *= info_.block_dim_from_spec[i] ? 1 : static_cast<int>(info_.literal_block_size[i]);
+    }
+    if (std::none_of(info_.block_dim_from_spec.begin(), info_.block_dim_from_spec.end(),
+                     [](bool b) { return b; })) {
+      limit = std::min(limit, fixed);
+    }
+  }
+  return limit;
+}
+
+Module::Module(Context* context) : Object(kKind), context_(context) {}
+
+Module::~Module() {
+  // Kernels may still be executing: finish the context's work first.
+  absl::Status status = context_->Synchronize();
+  if (!status.ok()) Log(LogLevel::kWarning, "module unload: ", status.message());
+  functions_.clear();
+  backend_modules_.clear();
+  for (Allocation* allocation : globals_allocations_) {
+    status = FreeAllocation(allocation);
+    if (!status.ok()) Log(LogLevel::kWarning, "module unload: ", status.message());
+  }
+}
+
+Function* Module::FindFunction(absl::string_view name) const {
+  for (const auto& function : functions_) {
+    if (function->info().name == name) return function.get();
+  }
+  return nullptr;
+}
+
+const Module::Global* Module::FindGlobal(absl::string_view name) const {
+  for (const Global& global : globals_) {
+    if (global.name == name) return &global;
+  }
+  return nullptr;
+}
+
+absl::Status LoadModule(Context* context, Module* module, LoadedImage image) {
+  BackendDevice* device = context->device()->backend();
+  const uint32_t push_limit =
+      static_cast<uint32_t>(context->device()->properties().max_push_constant_size);
+  for (std::vector<uint32_t>& words : image.spirv_modules) {
+    SH_ASSIGN_OR_RETURN(ModuleReflection reflection, ReflectSpirv(words));
+    bool params_in_uniform = false;
+    for (const KernelInfo& kernel : reflection.kernels) {
+      if (kernel.param_block_size > kMaxParamBlockBytes) {
+        return Error(ErrorCode::kInvalidImage, "kernel '", kernel.name, "' has ",
+                     kernel.param_block_size, " bytes of parameters; at most ",
+                     kMaxParamBlockBytes, " are allowed");
+      }
+      if (module->FindFunction(kernel.name) != nullptr) {
+        return Error(ErrorCode::kInvalidImage, "kernel '", kernel.name,
+                     "' is defined more than once in the image");
+      }
+      params_in_uniform |= kernel.param_block_size > push_limit;
+    }
+    if (params_in_uniform) {
+      SH_ASSIGN_OR_RETURN(words, MovePushConstantsToUniform(words, kParamDescriptorSet,
+                                                            kParamBinding));
+    }
+    SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendModule> backend_module,
+                        device->CreateModule(words));
+
+    Allocation* globals = nullptr;
+    if (reflection.globals.has_value() && reflection.globals->block_size > 0) {
+      SH_ASSIGN_OR_RETURN(globals, AllocateDeviceMemory(context, reflection.globals->block_size));
+      module->globals_allocations_.push_back(globals);
+      // Module-scope data starts zeroed, like a .bss section.
+      SH_ASSIGN_OR_RETURN(Stream * stream, context->DefaultStream());
+      SH_RETURN_IF_ERROR(stream->Record([&](BackendStream* backend) {
+        return backend->RecordFill(BufferRange{globals->backend.get(), 0}, 0, 4,
+                                   (reflection.globals->block_size + 3) / 4);
+      }));
+      SH_RETURN_IF_ERROR(stream->Synchronize());
+      for (const GlobalInfo& member : reflection.globals->members) {
+        if (module->FindGlobal(member.name) != nullptr) continue;  // first module wins
+        module->globals_.push_back(Module::Global{member.name, globals, member.offset, member.size});
+      }
+    }
+
+    for (KernelInfo& kernel : reflection.kernels) {
+      KernelLayout layout;
+      layout.entry_point = kernel.name;
+      layout.param_block_size = kernel.param_block_size;
+      layout.params_in_uniform_buffer = params_in_uniform && kernel.param_block_size > 0;
+      layout.uses_globals = kernel.uses_globals;
+      layout.block_dim_from_spec = kernel.block_dim_from_spec;
+      layout.has_dynamic_shared_spec = kernel.has_dynamic_shared_spec;
+      SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendKernel> backend_kernel,
+                          device->CreateKernel(backend_module.get(), layout));
+      Allocation* kernel_globals = kernel.uses_globals ? globals : nullptr;
+      module->functions_.push_back(std::make_unique<Function>(
+          module, std::move(kernel), std::move(layout), std::move(backend_kernel), kernel_globals));
+    }
+    module->backend_modules_.push_back(std::move(backend_module));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ModuleLoad(HandleOut out, const char* path) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (out.is_null() || path == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuModuleLoad: module and fname must not be null");
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Error(ErrorCode::kFileNotFound, "cuModuleLoad: cannot open '", path, "'");
+  std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  // A GLSL file's kernel is named after the file unless it says otherwise.
+  std::string stem(path);
+  if (size_t slash = stem.find_last_of('/'); slash != std::string::npos) stem.erase(0, slash + 1);
+  if (size_t dot = stem.find('.'); dot != std::string::npos) stem.erase(dot);
+  SH_ASSIGN_OR_RETURN(LoadedImage image, Parse(bytes.data(), bytes.size(), stem, nullptr));
+  auto module = std::make_unique<Module>(context);
+  absl::Status loaded = LoadModule(context, module.get(), std::move(image));
+  return Finish(context, std::move(module), std::move(loaded), out);
+}
+
+absl::Status ModuleLoadData(HandleOut out, const void* image_data, JitOptions* jit) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (out.is_null() || image_data == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuModuleLoadData: module and image must not be null");
+  }
+  SH_ASSIGN_OR_RETURN(LoadedImage image, Parse(image_data, std::nullopt, "main", jit));
+  auto module = std::make_unique<Module>(context);
+  absl::Status loaded = LoadModule(context, module.get(), std::move(image));
+  return Finish(context, std::move(module), std::move(loaded), out);
+}
+
+namespace {
+
+// Option numbers shared by CUjit_option and hipJitOption.
+enum JitOption : int {
+  kJitWallTime = 2,
+  kJitInfoLogBuffer = 3,
+  kJitInfoLogBufferSizeBytes = 4,
+  kJitErrorLogBuffer = 5,
+  kJitErrorLogBufferSizeBytes = 6,
+  kJitLogVerbose = 12,
+};
+
+uintptr_t OptionValue(void* value) { return reinterpret_cast<uintptr_t>(value); }
+void* AsOptionValue(size_t value) { return reinterpret_cast<void*>(static_cast<uintptr_t>(value)); }
+
+}  // namespace
+
+absl::Status ModuleLoadDataEx(HandleOut out, const void* image, unsigned num_options,
+                              const int* options, void** values) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (num_options > 0 && (options == nullptr || values == nullptr)) {
+    return Error(ErrorCode::kInvalidValue, "cuModuleLoadDataEx: options or optionValues is null");
+  }
+  JitOptions jit;
+  for (unsigned i = 0; i < num_options; ++i) {
+    switch (options[i]) {
+      case kJitInfoLogBuffer: jit.info_log = static_cast<char*>(values[i]); break;
+      case kJitInfoLogBufferSizeBytes: jit.info_log_size = OptionValue(values[i]); break;
+      case kJitErrorLogBuffer: jit.error_log = static_cast<char*>(values[i]); break;
+      case kJitErrorLogBufferSizeBytes: jit.error_log_size = OptionValue(values[i]); break;
+      case kJitLogVerbose: jit.verbose = OptionValue(values[i]) != 0; break;
+      default: break;
+    }
+  }
+  absl::Status status = ModuleLoadData(out, image, &jit);
+  // CUDA writes the outputs into the value slots: the wall time as a float,
+  // the log sizes as the bytes written.
+  for (unsigned i = 0; i < num_options; ++i) {
+    switch (options[i]) {
+      case kJitWallTime:
+        values[i] = nullptr;
+        std::memcpy(&values[i], &jit.wall_time_ms, sizeof(float));
+        break;
+      case kJitInfoLogBufferSizeBytes: values[i] = AsOptionValue(jit.info_log_written); break;
+      case kJitErrorLogBufferSizeBytes: values[i] = AsOptionValue(jit.error_log_written); break;
+      default: break;
+    }
+  }
+  return status;
+}
+
+absl::Status ModuleLoadFatBinary(HandleOut out, const void* fat_binary) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (out.is_null() || fat_binary == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuModuleLoadFatBinary: null argument");
+  }
+  SH_ASSIGN_OR_RETURN(ImageFormat format, DetectImageFormat(fat_binary, std::nullopt));
+  if (format != ImageFormat::kFatBinary && format != ImageFormat::kHipFatBinaryWrapper) {
+    return Error(ErrorCode::kInvalidImage, "cuModuleLoadFatBinary: the image is ",
+                 std::string(ImageFormatName(format).data(), ImageFormatName(format).size()),
+                 ", not a fat binary");
+  }
+  return ModuleLoadData(out, fat_binary, nullptr);
+}
+
+absl::Status ModuleUnload(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Module * module, ResolveModule(handle));
+  if (!module->context()->Destroy(module)) {
+    return Error(ErrorCode::kInvalidHandle, "cuModuleUnload: module is not owned by a context");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ModuleGetFunction(HandleOut out, uint64_t handle, const char* name) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (out.is_null() || name == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuModuleGetFunction: hfunc and name must not be null");
+  }
+  SH_ASSIGN_OR_RETURN(Module * module, ResolveModule(handle));
+  Function* function = module->FindFunction(name);
+  if (function == nullptr) {
+    return Error(ErrorCode::kNotFound, "cuModuleGetFunction: no kernel named '", name, "'");
+  }
+  out.Set(function->handle());
+  return absl::OkStatus();
+}
+
+absl::Status ModuleGetGlobal(uint64_t* dptr, size_t* bytes, uint64_t handle, const char* name) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (name == nullptr) return Error(ErrorCode::kInvalidValue, "cuModuleGetGlobal: name is null");
+  SH_ASSIGN_OR_RETURN(Module * module, ResolveModule(handle));
+  const Module::Global* global = module->FindGlobal(name);
+  if (global == nullptr) {
+    return Error(ErrorCode::kNotFound, "cuModuleGetGlobal: no global named '", name, "'");
+  }
+  if (dptr != nullptr) *dptr = global->allocation->device_address() + global->offset;
+  if (bytes != nullptr) *bytes = global->size;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Function*> ResolveFunction(uint64_t handle) {
+  HandleState state;
+  Function* function = LookupAs<Function>(handle, &state);
+  if (function == nullptr) {
+    return Error(ErrorCode::kInvalidHandle, "function 0x", absl::Hex(handle),
+                 state == HandleState::kNull        ? " is null"
+                 : state == HandleState::kDestroyed ? " belongs to an unloaded module"
+                                                    : " is not a function");
+  }
+  return function;
+}
+
+absl::Status FuncGetAttribute(int* value, int attribute, uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (value == nullptr) return Error(ErrorCode::kInvalidValue, "cuFuncGetAttribute: pi is null");
+  SH_ASSIGN_OR_RETURN(Function * function, ResolveFunction(handle));
+  const DeviceProperties& p = function->module()->context()->device()->properties();
+  switch (static_cast<FunctionAttribute>(attribute)) {
+    case FunctionAttribute::kMaxThreadsPerBlock:
+      *value = function->max_threads_per_block();
+      return absl::OkStatus();
+    case FunctionAttribute::kSharedSizeBytes:
+      *value = static_cast<int>(function->info().static_shared_bytes);
+      return absl::OkStatus();
+    case FunctionAttribute::kConstSizeBytes:
+    case FunctionAttribute::kLocalSizeBytes:
+    case FunctionAttribute::kNumRegs:
+    case FunctionAttribute::kCacheModeCa:
+      // Vulkan does not expose these for a pipeline.
+      *value = 0;
+      return absl::OkStatus();
+    case FunctionAttribute::kPtxVersion:
+    case FunctionAttribute::kBinaryVersion:
+      *value = p.compute_capability_major * 10 + p.compute_capability_minor;
+      return absl::OkStatus();
+    case FunctionAttribute::kMaxDynamicSharedSizeBytes:
+      *value = static_cast<int>(function->max_dynamic_shared_bytes());
+      return absl::OkStatus();
+    case FunctionAttribute::kPreferredSharedMemoryCarveout:
+      *value = -1;  // no preference
+      return absl::OkStatus();
+    case FunctionAttribute::kCount:
+      break;
+  }
+  return Error(ErrorCode::kInvalidValue, "cuFuncGetAttribute: unknown attribute ", attribute);
+}
+
+absl::Status FuncSetAttribute(uint64_t handle, int attribute, int value) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Function * function, ResolveFunction(handle));
+  switch (static_cast<FunctionAttribute>(attribute)) {
+    case FunctionAttribute::kMaxDynamicSharedSizeBytes: {
+      const uint32_t limit = function->device_shared_limit() - function->info().static_shared_bytes;
+      if (value < 0 || static_cast<uint32_t>(value) > limit ||
+          (value > 0 && !function->info().has_dynamic_shared_spec)) {
+        return Error(ErrorCode::kInvalidValue, "cuFuncSetAttribute: ", value,
+                     " bytes of dynamic shared memory exceeds the kernel's limit of ",
+                     function->info().has_dynamic_shared_spec ? limit : 0);
+      }
+      function->set_max_dynamic_shared_bytes(static_cast<uint32_t>(value));
+      return absl::OkStatus();
+    }
+    case FunctionAttribute::kPreferredSharedMemoryCarveout:
+      if (value < -1 || value > 100) {
+        return Error(ErrorCode::kInvalidValue, "cuFuncSetAttribute: carveout ", value,
+                     " is outside [-1, 100]");
+      }
+      return absl::OkStatus();  // a hint Vulkan has no knob for
+    default:
+      return Error(ErrorCode::kInvalidValue, "cuFuncSetAttribute: attribute ", attribute,
+                   " cannot be set");
+  }
+}
+
+}  // namespace streamhal

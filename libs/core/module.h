@@ -1,0 +1,148 @@
+// Modules and their kernels (cuModuleLoad*, cuModuleGetFunction,
+// cuModuleGetGlobal, cuFuncGetAttribute). A module is one kernel image
+// (docs/kernel-abi.md); each SPIR-V module inside it is reflected once at
+// load, and every kernel gets a backend kernel then, so launches do no
+// per-call reflection.
+#ifndef STREAMHAL_CORE_MODULE_H_
+#define STREAMHAL_CORE_MODULE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/backend.h"
+#include "core/handle.h"
+#include "core/spirv_reflect.h"
+
+namespace streamhal {
+
+class Context;
+class Module;
+struct Allocation;
+
+// Largest kernel parameter block (CUDA's classic 4 KiB limit). Blocks above
+// the device's push-constant limit are passed in a uniform buffer.
+inline constexpr uint32_t kMaxParamBlockBytes = 4096;
+
+// One kernel (CUfunction / hipFunction_t). Owned by its module.
+class Function : public Object {
+ public:
+  static constexpr ObjectKind kKind = ObjectKind::kFunction;
+
+  Function(Module* module, KernelInfo info, KernelLayout layout,
+           std::unique_ptr<BackendKernel> backend, Allocation* globals);
+
+  Module* module() const { return module_; }
+  const KernelInfo& info() const { return info_; }
+  const KernelLayout& layout() const { return layout_; }
+  BackendKernel* backend() const { return backend_.get(); }
+  // The globals block of the SPIR-V module this kernel came from, if it
+  // uses one.
+  Allocation* globals() const { return globals_; }
+
+  // Largest block (threads) a launch may use.
+  int max_threads_per_block() const;
+  // Largest dynamic shared memory a launch may ask for; settable with
+  // cuFuncSetAttribute up to the device limit.
+  uint32_t max_dynamic_shared_bytes() const { return max_dynamic_shared_bytes_; }
+  void set_max_dynamic_shared_bytes(uint32_t bytes) { max_dynamic_shared_bytes_ = bytes; }
+  uint32_t device_shared_limit() const;
+
+ private:
+  Module* const module_;
+  const KernelInfo info_;
+  const KernelLayout layout_;
+  const std::unique_ptr<BackendKernel> backend_;
+  Allocation* const globals_;
+  uint32_t max_dynamic_shared_bytes_ = 0;
+};
+
+class Module : public Object {
+ public:
+  static constexpr ObjectKind kKind = ObjectKind::kModule;
+
+  explicit Module(Context* context);
+  ~Module() override;
+
+  Context* context() const { return context_; }
+  Function* FindFunction(absl::string_view name) const;
+
+  struct Global {
+    std::string name;
+    Allocation* allocation = nullptr;
+    uint32_t offset = 0;
+    uint32_t size = 0;
+  };
+  const Global* FindGlobal(absl::string_view name) const;
+
+ private:
+  friend absl::Status LoadModule(Context* context, Module* module, struct LoadedImage image);
+
+  Context* const context_;
+  std::vector<std::unique_ptr<BackendModule>> backend_modules_;
+  std::vector<std::unique_ptr<Function>> functions_;
+  std::vector<Allocation*> globals_allocations_;
+  std::vector<Global> globals_;
+};
+
+// Options of cuModuleLoadDataEx that apply to GLSL compiled at load time
+// (the PTX-JIT analogue). Logs are NUL-terminated and truncated to fit;
+// the *_written outputs give the bytes written including the NUL.
+struct JitOptions {
+  char* info_log = nullptr;
+  size_t info_log_size = 0;
+  char* error_log = nullptr;
+  size_t error_log_size = 0;
+  bool verbose = false;
+  // Outputs.
+  float wall_time_ms = 0;
+  size_t info_log_written = 0;
+  size_t error_log_written = 0;
+};
+
+// Entry points. `out` receives a module handle.
+absl::Status ModuleLoad(HandleOut out, const char* path);
+// `image` has no size: it must be self-delimiting (ELF code object, fat
+// binary, HIP fat-binary wrapper, NUL-terminated GLSL). `jit` may be null.
+absl::Status ModuleLoadData(HandleOut out, const void* image, JitOptions* jit);
+// cuModuleLoadDataEx / hipModuleLoadDataEx. CUjit_option and hipJitOption
+// number the options the same way; the ones that apply to GLSL compiled at
+// load time are honoured (logs, wall time, verbose), the others are accepted
+// and ignored. Outputs are written back into `values` as CUDA specifies.
+absl::Status ModuleLoadDataEx(HandleOut out, const void* image, unsigned num_options,
+                              const int* options, void** values);
+// Like ModuleLoadData but only fat binaries (and the HIP wrapper) are
+// accepted.
+absl::Status ModuleLoadFatBinary(HandleOut out, const void* fat_binary);
+absl::Status ModuleUnload(uint64_t module);
+absl::Status ModuleGetFunction(HandleOut out, uint64_t module, const char* name);
+// Both outputs are optional.
+absl::Status ModuleGetGlobal(uint64_t* dptr, size_t* bytes, uint64_t module, const char* name);
+
+// Resolves a function handle of a live module of the current context's
+// device; kInvalidHandle otherwise.
+absl::StatusOr<Function*> ResolveFunction(uint64_t function);
+
+// cuFuncGetAttribute / cuFuncSetAttribute (CUfunction_attribute values).
+enum class FunctionAttribute : int {
+  kMaxThreadsPerBlock = 0,
+  kSharedSizeBytes = 1,
+  kConstSizeBytes = 2,
+  kLocalSizeBytes = 3,
+  kNumRegs = 4,
+  kPtxVersion = 5,
+  kBinaryVersion = 6,
+  kCacheModeCa = 7,
+  kMaxDynamicSharedSizeBytes = 8,
+  kPreferredSharedMemoryCarveout = 9,
+  kCount,
+};
+absl::Status FuncGetAttribute(int* value, int attribute, uint64_t function);
+absl::Status FuncSetAttribute(uint64_t function, int attribute, int value);
+
+}  // namespace streamhal
+
+#endif  // STREAMHAL_CORE_MODULE_H_

@@ -1,0 +1,62 @@
+// Module management (cuModuleLoad*, cuModuleGetFunction, cuModuleGetGlobal)
+// and function attributes.
+#include <cuda.h>
+
+#include "core/handle.h"
+#include "core/module.h"
+#include "result.h"
+
+using streamhal::HandleOut;
+using streamhal::HandleValue;
+using streamhal::cuda::ToCUresult;
+using streamhal::cuda::WriteOut;
+
+
+extern "C" {
+
+CUresult cuModuleLoad(CUmodule* module, const char* fname) {
+  return ToCUresult(streamhal::ModuleLoad(HandleOut(module), fname));
+}
+
+CUresult cuModuleLoadData(CUmodule* module, const void* image) {
+  return ToCUresult(streamhal::ModuleLoadData(HandleOut(module), image, nullptr));
+}
+
+CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int num_options,
+                            CUjit_option* options, void** option_values) {
+  static_assert(sizeof(CUjit_option) == sizeof(int), "CUjit_option is an int-sized enum");
+  return ToCUresult(streamhal::ModuleLoadDataEx(HandleOut(module), image, num_options,
+                                                reinterpret_cast<const int*>(options),
+                                                option_values));
+}
+
+CUresult cuModuleLoadFatBinary(CUmodule* module, const void* fat_cubin) {
+  return ToCUresult(streamhal::ModuleLoadFatBinary(HandleOut(module), fat_cubin));
+}
+
+CUresult cuModuleUnload(CUmodule module) {
+  return ToCUresult(streamhal::ModuleUnload(HandleValue(module)));
+}
+
+CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule module, const char* name) {
+  return ToCUresult(streamhal::ModuleGetFunction(HandleOut(hfunc), HandleValue(module), name));
+}
+
+CUresult cuModuleGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUmodule module, const char* name) {
+  uint64_t value = 0;
+  return WriteOut(
+      streamhal::ModuleGetGlobal(dptr ? &value : nullptr, bytes, HandleValue(module), name), dptr,
+      value);
+}
+
+CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc) {
+  return ToCUresult(
+      streamhal::FuncGetAttribute(pi, static_cast<int>(attrib), HandleValue(hfunc)));
+}
+
+CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
+  return ToCUresult(
+      streamhal::FuncSetAttribute(HandleValue(hfunc), static_cast<int>(attrib), value));
+}
+
+}  // extern "C"
