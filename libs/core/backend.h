@@ -145,7 +145,7 @@ struct DispatchParams {
 
 // An ordered queue of work (a CUDA stream). Recording calls append work;
 // nothing runs before Flush. Work recorded on one stream runs in order.
-// Not thread-safe: core serialises calls per stream.
+// Recording and Flush are not thread-safe: core serialises them per stream.
 class BackendStream {
  public:
   virtual ~BackendStream() = default;
@@ -162,16 +162,19 @@ class BackendStream {
   // rule for pageable sources); the data reaches `dst` in stream order.
   virtual absl::Status RecordUpload(BufferRange dst, const void* src, uint64_t size) = 0;
 
-  // Copies device memory to host memory; `dst` holds the data once the
-  // stream has been synchronised (Synchronize returned or IsIdle is true).
+  // Copies device memory to host memory; `dst` holds the data once a Wait
+  // for a point flushed after this call has returned.
   virtual absl::Status RecordDownload(void* dst, BufferRange src, uint64_t size) = 0;
 
-  // Submits everything recorded so far.
-  virtual absl::Status Flush() = 0;
-  // Flushes and waits until all submitted work has finished.
-  virtual absl::Status Synchronize() = 0;
-  // True when all submitted and recorded work has finished (does not flush).
-  virtual absl::StatusOr<bool> IsIdle() = 0;
+  // Submits everything recorded so far and returns the point that is
+  // reached when all of it has finished. Points increase monotonically; with
+  // nothing recorded, returns the last point again.
+  virtual absl::StatusOr<uint64_t> Flush() = 0;
+  // Waits until `point` is reached. Thread-safe: may run while another thread
+  // records on the same stream (core holds no lock across a wait).
+  virtual absl::Status Wait(uint64_t point) = 0;
+  // Whether `point` has been reached, without waiting. Thread-safe.
+  virtual absl::StatusOr<bool> IsComplete(uint64_t point) = 0;
 };
 
 // One physical device as the backend sees it.

@@ -60,9 +60,12 @@ class FakeStream : public BackendStream {
     std::memcpy(dst, At(src), size);
     return absl::OkStatus();
   }
-  absl::Status Flush() override { return absl::OkStatus(); }
-  absl::Status Synchronize() override { return absl::OkStatus(); }
-  absl::StatusOr<bool> IsIdle() override { return true; }
+  absl::StatusOr<uint64_t> Flush() override { return ++point_; }
+  absl::Status Wait(uint64_t) override { return absl::OkStatus(); }
+  absl::StatusOr<bool> IsComplete(uint64_t) override { return true; }
+
+ private:
+  uint64_t point_ = 0;
 };
 
 class FakeModule : public BackendModule {};
