@@ -442,7 +442,7 @@ absl::Status ReleasePrimaryContext(int device_ordinal) {
                    "device ", device_ordinal, " is not retained");
     }
     if (--primary.refcount == 0) {
-      to_delete = primary.context;
+      to_delete = primary.context;  // null after a reset
       primary.context = nullptr;
       primary.runtime_retained = false;
     }
@@ -482,10 +482,11 @@ absl::Status ResetPrimaryContext(int device_ordinal) {
   {
     Device::PrimaryState& primary = device->primary();
     absl::MutexLock lock(&primary.mutex);
+    // CUDA: reset destroys the context's resources and state but releases
+    // nothing; retainers still release their references, and the next use
+    // brings up a fresh context.
     to_delete = primary.context;
     primary.context = nullptr;
-    primary.refcount = 0;
-    primary.runtime_retained = false;
     primary.flags = 0;
   }
   if (to_delete != nullptr) DeleteContext(to_delete);

@@ -122,6 +122,16 @@ streamhal::PeerAttribute ToCore(hipDeviceP2PAttr attribute) {
   return streamhal::PeerAttribute::kInvalid;
 }
 
+// hipLimit_t has only the first three of CUDA's limits (0..2, same
+// numbers); hipLimitRange and anything else is unsupported. The value is read
+// as an int because callers may pass numbers outside the enum.
+int ToCoreLimit(hipLimit_t limit) {
+  int raw = 0;
+  static_assert(sizeof(limit) == sizeof(raw), "hipLimit_t is int-sized");
+  std::memcpy(&raw, &limit, sizeof(raw));
+  return raw >= hipLimitStackSize && raw <= hipLimitMallocHeapSize ? raw : -1;
+}
+
 template <size_t N>
 void CopyName(char (&dst)[N], const std::string& src) {
   const size_t n = std::min(src.size(), N - 1);
@@ -265,11 +275,11 @@ hipError_t hipDeviceReset(void) {
 }
 
 hipError_t hipDeviceGetLimit(size_t* value, enum hipLimit_t limit) {
-  return RuntimeCall([&] { return streamhal::GetContextLimit(value, static_cast<int>(limit)); });
+  return RuntimeCall([&] { return streamhal::GetContextLimit(value, ToCoreLimit(limit)); });
 }
 
 hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value) {
-  return RuntimeCall([&] { return streamhal::SetContextLimit(static_cast<int>(limit), value); });
+  return RuntimeCall([&] { return streamhal::SetContextLimit(ToCoreLimit(limit), value); });
 }
 
 hipError_t hipDeviceGetStreamPriorityRange(int* least_priority, int* greatest_priority) {

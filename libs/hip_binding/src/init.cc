@@ -40,6 +40,18 @@ const char* hipGetErrorString(hipError_t error) {
   return text != nullptr ? text : "unknown error";
 }
 
+hipError_t hipDrvGetErrorName(hipError_t error, const char** name) {
+  if (name == nullptr) return hipErrorInvalidValue;
+  *name = streamhal::hip::ErrorName(error);
+  return *name != nullptr ? hipSuccess : hipErrorInvalidValue;
+}
+
+hipError_t hipDrvGetErrorString(hipError_t error, const char** text) {
+  if (text == nullptr) return hipErrorInvalidValue;
+  *text = streamhal::hip::ErrorString(error);
+  return *text != nullptr ? hipSuccess : hipErrorInvalidValue;
+}
+
 hipError_t hipGetLastError(void) { return streamhal::hip::TakeLastError(); }
 
 hipError_t hipPeekAtLastError(void) { return streamhal::hip::PeekLastError(); }

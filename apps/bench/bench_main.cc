@@ -1,0 +1,99 @@
+// Runs the benchmarks, then prints each streamhal figure as a ratio to its
+// raw baseline measured in the same run (the targets are in the issues).
+#include <benchmark/benchmark.h>
+#include <cuda.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "bench_env.h"
+
+namespace bench {
+
+Env& GetEnv() {
+  static Env env;
+  return env;
+}
+
+namespace {
+
+// Records each benchmark's time per iteration (ns) and throughput.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      if (run.error_occurred) continue;
+      const double ns = run.GetAdjustedRealTime();
+      times_[run.benchmark_name()] = ns;
+      auto it = run.counters.find("bytes_per_second");
+      if (it != run.counters.end()) rates_[run.benchmark_name()] = it->second.value;
+    }
+  }
+
+  void PrintRatios() const {
+    std::printf("\nRatios (same run):\n");
+    Ratio("launch enqueue: streamhal / raw record (target <= 1.5)",
+          times_, "BM_Streamhal_LaunchKernel", "BM_RawVulkan_RecordDispatch");
+    Ratio("launch + sync: streamhal / raw submit+wait (target <= 1.1)", times_,
+          "BM_Streamhal_LaunchSynchronize", "BM_RawVulkan_SubmitWait");
+    Ratio("HtoD 64 MiB throughput: streamhal / memcpy (target >= 0.9)", rates_,
+          "BM_Streamhal_MemcpyHtoD64MiB/real_time", "BM_HostMemcpy64MiB/real_time");
+    Ratio("DtoH 64 MiB throughput: streamhal / memcpy (target >= 0.9)", rates_,
+          "BM_Streamhal_MemcpyDtoH64MiB/real_time", "BM_HostMemcpy64MiB/real_time");
+  }
+
+ private:
+  static void Ratio(const char* label, const std::map<std::string, double>& values,
+                    const std::string& ours, const std::string& baseline) {
+    auto a = values.find(ours);
+    auto b = values.find(baseline);
+    if (a == values.end() || b == values.end() || b->second == 0) return;
+    std::printf("  %-64s %.2f\n", label, a->second / b->second);
+  }
+
+  std::map<std::string, double> times_;
+  std::map<std::string, double> rates_;
+};
+
+int Fail(const char* what, CUresult result) {
+  const char* name = "?";
+  cuGetErrorName(result, &name);
+  std::fprintf(stderr, "streamhal-bench: %s failed: %s\n", what, name);
+  return 1;
+}
+
+}  // namespace
+}  // namespace bench
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  bench::Env& env = bench::GetEnv();
+  CUresult result = cuInit(0);
+  if (result != CUDA_SUCCESS) return bench::Fail("cuInit", result);
+  if ((result = cuCtxCreate(&env.context, 0, 0)) != CUDA_SUCCESS) {
+    return bench::Fail("cuCtxCreate", result);
+  }
+  if ((result = cuModuleLoad(&env.module, TINY_SPV)) != CUDA_SUCCESS) {
+    return bench::Fail("cuModuleLoad", result);
+  }
+  if ((result = cuModuleGetFunction(&env.tiny, env.module, "tiny")) != CUDA_SUCCESS) {
+    return bench::Fail("cuModuleGetFunction", result);
+  }
+  if ((result = cuMemAlloc(&env.output, 256)) != CUDA_SUCCESS) {
+    return bench::Fail("cuMemAlloc", result);
+  }
+  bench::RawVulkan raw(TINY_SPV);
+  env.raw = &raw;
+
+  bench::RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.PrintRatios();
+
+  cuMemFree(env.output);
+  cuModuleUnload(env.module);
+  cuCtxDestroy(env.context);
+  benchmark::Shutdown();
+  return 0;
+}

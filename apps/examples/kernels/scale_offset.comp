@@ -1,0 +1,18 @@
+// data[i] = data[i] * scale + offset for i < n. The host passes the
+// parameters as one packed buffer (hipModuleLaunchKernel's `extra`).
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#include "streamhal/kernel.glsl"
+
+STREAMHAL_DECLARE_PTR(float);
+layout(push_constant) uniform Params {
+  float_ptr data;  // offset 0
+  float scale;     // offset 8
+  float offset;    // offset 12
+  uint n;          // offset 16
+} p;
+
+void main() {
+  const uint i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < p.n) p.data.v[i] = p.data.v[i] * p.scale + p.offset;
+}

@@ -1,0 +1,477 @@
+// Rows not implemented yet: every entry point exists, returns
+// CUDA_ERROR_NOT_SUPPORTED / hipErrorNotSupported, and leaves the process
+// working (the fixtures check a context is still current and usable after the
+// call, and that HIP recorded the error as this thread's last error).
+//
+// The arguments are null or zero: the stubs ignore them, and an entry point
+// that gets implemented must reject them with an error, not crash. When you
+// implement a function, delete its line here, add tests that prove it and
+// name them in its row of conformance/table.tsv.
+#include <cuda.h>
+#include <hip/hip_runtime_api.h>
+
+#include "conformance_util.h"
+
+namespace streamhal::conformance {
+namespace {
+
+class CudaNotImplemented : public testing::Test {
+ protected:
+  void SetUp() override {
+    ProvesNotSupported();
+    ASSERT_CU(CUDA_SUCCESS, cuInit(0));
+    ASSERT_CU(CUDA_SUCCESS, cuCtxCreate(&context_, 0, 0));
+  }
+  void TearDown() override {
+    // The process still works: the same context is current and usable.
+    EXPECT_EQ(CudaCurrent(), context_);
+    EXPECT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+    EXPECT_CU(CUDA_SUCCESS, cuCtxDestroy(context_));
+  }
+
+ private:
+  CUcontext context_ = nullptr;
+};
+
+class HipNotImplemented : public testing::Test {
+ protected:
+  void SetUp() override {
+    ProvesNotSupported();
+    ASSERT_HIP(hipSuccess, hipInit(0));
+    ASSERT_HIP(hipSuccess, hipCtxCreate(&context_, 0, 0));
+    (void)hipGetLastError();
+  }
+  void TearDown() override {
+    // The failure is this thread's last error, like any failing HIP call...
+    EXPECT_HIP(hipErrorNotSupported, hipGetLastError());
+    EXPECT_HIP(hipSuccess, hipGetLastError());
+    // ...and the process still works.
+    EXPECT_EQ(HipCurrent(), context_);
+    EXPECT_HIP(hipSuccess, hipCtxSynchronize());
+    EXPECT_HIP(hipSuccess, hipCtxDestroy(context_));
+  }
+
+ private:
+  hipCtx_t context_ = nullptr;
+};
+
+// One test per entry point, named after it.
+#define SH_CUDA_NOT_IMPLEMENTED(function, ...)                  \
+  TEST_F(CudaNotImplemented, function) {                        \
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, function(__VA_ARGS__)); \
+  }
+#define SH_HIP_NOT_IMPLEMENTED(function, ...) \
+  TEST_F(HipNotImplemented, function) { EXPECT_HIP(hipErrorNotSupported, function(__VA_ARGS__)); }
+
+// CUDA driver API ------------------------------------------------------------
+// Driver entry points.
+SH_CUDA_NOT_IMPLEMENTED(cuGetProcAddress, nullptr, nullptr, 0, 0, nullptr)
+
+// Modules.
+SH_CUDA_NOT_IMPLEMENTED(cuModuleLoad, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuModuleLoadData, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuModuleLoadDataEx, nullptr, nullptr, 0, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuModuleLoadFatBinary, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuModuleUnload, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuModuleGetFunction, nullptr, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuModuleGetGlobal, nullptr, nullptr, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuModuleGetTexRef, nullptr, nullptr, nullptr)
+
+// Linker.
+SH_CUDA_NOT_IMPLEMENTED(cuLinkCreate, 0, nullptr, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuLinkAddData, nullptr, CUjitInputType{}, nullptr, 0, nullptr, 0, nullptr,
+                        nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuLinkAddFile, nullptr, CUjitInputType{}, nullptr, 0, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuLinkComplete, nullptr, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuLinkDestroy, nullptr)
+
+// Memory management.
+SH_CUDA_NOT_IMPLEMENTED(cuMemGetInfo, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemAlloc, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemAllocPitch, nullptr, nullptr, 0, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemFree, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemGetAddressRange, nullptr, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemAllocHost, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemFreeHost, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemHostAlloc, nullptr, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemHostGetDevicePointer, nullptr, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemHostGetFlags, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemAllocManaged, nullptr, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemHostRegister, nullptr, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemHostUnregister, nullptr)
+
+// Copies.
+SH_CUDA_NOT_IMPLEMENTED(cuMemcpy, 0, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemcpyPeer, 0, nullptr, 0, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemcpyHtoD, 0, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemcpyDtoH, nullptr, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemcpyDtoD, 0, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemcpyAsync, 0, 0, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemcpyPeerAsync, 0, nullptr, 0, nullptr, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemcpyHtoDAsync, 0, nullptr, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemcpyDtoHAsync, nullptr, 0, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemcpyDtoDAsync, 0, 0, 0, nullptr)
+
+// Memsets.
+SH_CUDA_NOT_IMPLEMENTED(cuMemsetD8, 0, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemsetD16, 0, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemsetD32, 0, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemsetD8Async, 0, 0, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemsetD16Async, 0, 0, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemsetD32Async, 0, 0, 0, nullptr)
+
+// Pointer attributes and unified memory.
+SH_CUDA_NOT_IMPLEMENTED(cuPointerGetAttribute, nullptr, CUpointer_attribute{}, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuPointerSetAttribute, nullptr, CUpointer_attribute{}, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuPointerGetAttributes, 0, nullptr, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemAdvise, 0, 0, CUmem_advise{}, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPrefetchAsync, 0, 0, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemRangeGetAttribute, nullptr, 0, CUmem_range_attribute{}, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemRangeGetAttributes, nullptr, nullptr, nullptr, 0, 0, 0)
+
+// Inter-process communication.
+SH_CUDA_NOT_IMPLEMENTED(cuIpcGetEventHandle, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuIpcOpenEventHandle, nullptr, CUipcEventHandle{})
+SH_CUDA_NOT_IMPLEMENTED(cuIpcGetMemHandle, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuIpcOpenMemHandle, nullptr, CUipcMemHandle{}, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuIpcCloseMemHandle, 0)
+
+// Stream-ordered allocation and memory pools.
+SH_CUDA_NOT_IMPLEMENTED(cuMemAllocAsync, nullptr, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemAllocFromPoolAsync, nullptr, 0, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemFreeAsync, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolCreate, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolDestroy, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolTrimTo, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolSetAttribute, nullptr, CUmemPool_attribute{}, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolGetAttribute, nullptr, CUmemPool_attribute{}, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolSetAccess, nullptr, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolGetAccess, nullptr, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolExportToShareableHandle, nullptr, nullptr,
+                        CUmemAllocationHandleType{}, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolImportFromShareableHandle, nullptr, nullptr,
+                        CUmemAllocationHandleType{}, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolExportPointer, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuMemPoolImportPointer, nullptr, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuDeviceSetMemPool, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuDeviceGetMemPool, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuDeviceGetDefaultMemPool, nullptr, 0)
+
+// Arrays and texture references.
+SH_CUDA_NOT_IMPLEMENTED(cuArrayCreate, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuArrayDestroy, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetArray, nullptr, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFormat, nullptr, CUarray_format{}, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetAddressMode, nullptr, 0, CUaddress_mode{})
+SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFilterMode, nullptr, CUfilter_mode{})
+SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFlags, nullptr, 0)
+
+// Kernel attributes, launch and occupancy.
+SH_CUDA_NOT_IMPLEMENTED(cuFuncGetAttribute, nullptr, CUfunction_attribute{}, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuFuncSetAttribute, nullptr, CUfunction_attribute{}, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuFuncSetCacheConfig, nullptr, CUfunc_cache{})
+SH_CUDA_NOT_IMPLEMENTED(cuFuncSetSharedMemConfig, nullptr, CUsharedconfig{})
+SH_CUDA_NOT_IMPLEMENTED(cuLaunchKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuLaunchCooperativeKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuLaunchHostFunc, nullptr, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessor, nullptr, nullptr, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, nullptr, nullptr, 0,
+                        0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSize, nullptr, nullptr, nullptr, nullptr, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSizeWithFlags, nullptr, nullptr, nullptr,
+                        nullptr, 0, 0, 0)
+
+// Streams.
+SH_CUDA_NOT_IMPLEMENTED(cuStreamCreate, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamCreateWithPriority, nullptr, 0, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamGetPriority, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamGetFlags, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamGetCtx, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamWaitEvent, nullptr, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamAddCallback, nullptr, nullptr, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamQuery, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamSynchronize, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamDestroy, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamCopyAttributes, nullptr, nullptr)
+
+// Events.
+SH_CUDA_NOT_IMPLEMENTED(cuEventCreate, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuEventRecord, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuEventQuery, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuEventSynchronize, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuEventDestroy, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuEventElapsedTime, nullptr, nullptr, nullptr)
+
+// Stream capture.
+SH_CUDA_NOT_IMPLEMENTED(cuStreamBeginCapture, nullptr, CUstreamCaptureMode{})
+SH_CUDA_NOT_IMPLEMENTED(cuStreamEndCapture, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamIsCapturing, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamGetCaptureInfo, nullptr, nullptr, nullptr, nullptr, nullptr,
+                        nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuStreamUpdateCaptureDependencies, nullptr, nullptr, 0, 0)
+
+// Graphs.
+SH_CUDA_NOT_IMPLEMENTED(cuGraphCreate, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphDestroy, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphAddKernelNode, nullptr, nullptr, nullptr, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphAddMemcpyNode, nullptr, nullptr, nullptr, 0, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphAddMemsetNode, nullptr, nullptr, nullptr, 0, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphAddHostNode, nullptr, nullptr, nullptr, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphAddEmptyNode, nullptr, nullptr, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphInstantiate, nullptr, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphInstantiateWithFlags, nullptr, nullptr, 0)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphExecDestroy, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphLaunch, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuGraphExecUpdate, nullptr, nullptr, nullptr)
+
+// HIP ------------------------------------------------------------------------
+// Initialization and versions
+SH_HIP_NOT_IMPLEMENTED(hipGetProcAddress, nullptr, nullptr, 0, 0, nullptr)
+
+// Modules
+SH_HIP_NOT_IMPLEMENTED(hipModuleLoad, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleLoadData, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleLoadDataEx, nullptr, nullptr, 0, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleLoadFatBin, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleLoadFatBinary, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleUnload, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleGetFunction, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleGetGlobal, nullptr, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleGetTexRef, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipLinkCreate, 0, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipLinkAddData, nullptr, hipJitInputType{}, nullptr, 0, nullptr, 0, nullptr,
+                       nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipLinkAddFile, nullptr, hipJitInputType{}, nullptr, 0, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipLinkComplete, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipLinkDestroy, nullptr)
+
+// Functions and launches
+SH_HIP_NOT_IMPLEMENTED(hipFuncGetAttribute, nullptr, hipFunction_attribute{}, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipFuncGetAttributes, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipFuncSetAttribute, nullptr, hipFuncAttribute{}, 0)
+SH_HIP_NOT_IMPLEMENTED(hipFuncSetCacheConfig, nullptr, hipFuncCache_t{})
+SH_HIP_NOT_IMPLEMENTED(hipFuncSetSharedMemConfig, nullptr, hipSharedMemConfig{})
+SH_HIP_NOT_IMPLEMENTED(hipGetFuncBySymbol, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr,
+                       nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipExtModuleLaunchKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr,
+                       nullptr, nullptr, nullptr, 0)
+
+SH_HIP_NOT_IMPLEMENTED(hipHccModuleLaunchKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr,
+                       nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr,
+                       nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipLaunchKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipLaunchHostFunc, nullptr, nullptr, nullptr)
+
+// Occupancy
+SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSize, nullptr, nullptr, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSizeWithFlags, nullptr, nullptr, nullptr,
+                       0, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, nullptr, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, nullptr,
+                       nullptr, 0, 0, 0)
+
+// Streams
+SH_HIP_NOT_IMPLEMENTED(hipStreamCreate, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipStreamCreateWithFlags, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipStreamCreateWithPriority, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipStreamDestroy, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipStreamQuery, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipStreamSynchronize, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipStreamWaitEvent, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipStreamGetFlags, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipStreamGetPriority, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipStreamGetDevice, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipStreamAddCallback, nullptr, nullptr, nullptr, 0)
+
+// Events
+SH_HIP_NOT_IMPLEMENTED(hipEventCreate, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipEventCreateWithFlags, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipEventRecord, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipEventQuery, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipEventSynchronize, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipEventDestroy, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipEventElapsedTime, nullptr, nullptr, nullptr)
+
+// Memory
+SH_HIP_NOT_IMPLEMENTED(hipMalloc, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipFree, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMallocPitch, nullptr, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemAllocPitch, nullptr, nullptr, 0, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMallocManaged, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemGetInfo, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemGetAddressRange, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemPtrGetInfo, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipHostMalloc, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipHostFree, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipHostAlloc, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMallocHost, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipFreeHost, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipHostGetDevicePointer, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipHostGetFlags, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipHostRegister, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipHostUnregister, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipPointerGetAttributes, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipPointerGetAttribute, nullptr, hipPointer_attribute{}, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipPointerSetAttribute, nullptr, hipPointer_attribute{}, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemAdvise, nullptr, 0, hipMemoryAdvise{}, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemPrefetchAsync, nullptr, 0, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemRangeGetAttribute, nullptr, 0, hipMemRangeAttribute{}, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemRangeGetAttributes, nullptr, nullptr, nullptr, 0, nullptr, 0)
+
+// Arrays
+SH_HIP_NOT_IMPLEMENTED(hipArrayCreate, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipArrayDestroy, nullptr)
+
+// Copies and fills
+SH_HIP_NOT_IMPLEMENTED(hipMemcpy, nullptr, nullptr, 0, hipMemcpyHostToDevice)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyWithStream, nullptr, nullptr, 0, hipMemcpyHostToDevice, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyAsync, nullptr, nullptr, 0, hipMemcpyHostToDevice, nullptr)
+
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyHtoD, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyDtoH, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyDtoD, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyHtoDAsync, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyDtoHAsync, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyDtoDAsync, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeer, nullptr, 0, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeerAsync, nullptr, 0, nullptr, 0, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemset, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemsetAsync, nullptr, 0, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemsetD8, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemsetD8Async, nullptr, 0, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemsetD16, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemsetD16Async, nullptr, 0, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemsetD32, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemsetD32Async, nullptr, 0, 0, nullptr)
+
+// Stream-ordered allocation and memory pools
+SH_HIP_NOT_IMPLEMENTED(hipMallocAsync, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipFreeAsync, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMallocFromPoolAsync, nullptr, 0, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolCreate, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolDestroy, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolTrimTo, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolSetAttribute, nullptr, hipMemPoolAttr{}, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolGetAttribute, nullptr, hipMemPoolAttr{}, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolSetAccess, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolGetAccess, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolExportToShareableHandle, nullptr, nullptr,
+                       hipMemAllocationHandleType{}, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolImportFromShareableHandle, nullptr, nullptr,
+                       hipMemAllocationHandleType{}, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolExportPointer, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemPoolImportPointer, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipDeviceGetDefaultMemPool, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipDeviceSetMemPool, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipDeviceGetMemPool, nullptr, 0)
+
+// Texture references (deprecated in HIP)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetAddressMode, nullptr, 0, hipTextureAddressMode{})
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetArray, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFilterMode, nullptr, hipTextureFilterMode{})
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFlags, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFormat, nullptr, hipArray_Format{}, 0)
+
+// Graphs and stream capture
+SH_HIP_NOT_IMPLEMENTED(hipStreamBeginCapture, nullptr, hipStreamCaptureMode{})
+SH_HIP_NOT_IMPLEMENTED(hipStreamEndCapture, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipStreamIsCapturing, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipStreamGetCaptureInfo, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipStreamUpdateCaptureDependencies, nullptr, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipGraphCreate, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipGraphDestroy, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphInstantiate, nullptr, nullptr, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipGraphInstantiateWithFlags, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipGraphLaunch, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphExecDestroy, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphExecUpdate, nullptr, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphAddKernelNode, nullptr, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphAddMemcpyNode, nullptr, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphAddMemsetNode, nullptr, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphAddHostNode, nullptr, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphAddEmptyNode, nullptr, nullptr, nullptr, 0)
+
+// Errors
+
+// Rows that name a use of an entry point rather than the entry point.
+
+TEST_F(CudaNotImplemented, cuLaunchKernelWithExtraBuffer) {
+  unsigned char arguments[16] = {};
+  size_t size = sizeof(arguments);
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, arguments, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                   CU_LAUNCH_PARAM_END};
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
+            cuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, extra));
+}
+
+TEST_F(HipNotImplemented, hipModuleLaunchKernelWithExtraBuffer) {
+  unsigned char arguments[16] = {};
+  size_t size = sizeof(arguments);
+  void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, arguments, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                   HIP_LAUNCH_PARAM_END};
+  EXPECT_HIP(hipErrorNotSupported,
+             hipModuleLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, extra));
+}
+
+TEST_F(CudaNotImplemented, cuModuleLoadDataExWithJitOptions) {
+  char log[256] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {log, reinterpret_cast<void*>(sizeof(log))};
+  CUmodule module = nullptr;
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
+            cuModuleLoadDataEx(&module, "not a kernel image", 2, options, values));
+}
+
+TEST_F(HipNotImplemented, hipModuleLoadDataExWithJitOptions) {
+  char log[256] = {};
+  hipJitOption options[] = {hipJitOptionErrorLogBuffer, hipJitOptionErrorLogBufferSizeBytes};
+  void* values[] = {log, reinterpret_cast<void*>(sizeof(log))};
+  hipModule_t module = nullptr;
+  EXPECT_HIP(hipErrorNotSupported,
+             hipModuleLoadDataEx(&module, "not a kernel image", 2, options, values));
+}
+
+TEST_F(HipNotImplemented, hipMemcpyWithDefaultKind) {
+  EXPECT_HIP(hipErrorNotSupported, hipMemcpy(nullptr, nullptr, 0, hipMemcpyDefault));
+}
+
+TEST_F(CudaNotImplemented, PerThreadDefaultStream) {
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuStreamSynchronize(CU_STREAM_PER_THREAD));
+}
+
+TEST_F(HipNotImplemented, PerThreadDefaultStream) {
+  EXPECT_HIP(hipErrorNotSupported, hipStreamSynchronize(hipStreamPerThread));
+}
+
+// The registration entry points return no error code: they register
+// nothing, and launching by host symbol reports hipErrorNotSupported.
+TEST(HipRegistrationNotImplemented, RegistersNothing) {
+  ProvesNotSupported();
+  ASSERT_HIP(hipSuccess, hipInit(0));
+  (void)hipGetLastError();
+  static const unsigned char kImage[16] = {};
+  void** modules = __hipRegisterFatBinary(kImage);
+  EXPECT_EQ(modules, nullptr);
+  static char kName[] = "kernel";
+  dim3 block, grid;
+  int warp_size = 0;
+  __hipRegisterFunction(modules, kImage, kName, kName, 0, nullptr, nullptr, &block, &grid,
+                        &warp_size);
+  static char kVar[] = "variable";
+  static int host_variable = 0;
+  __hipRegisterVar(modules, &host_variable, kVar, kVar, 0, sizeof(host_variable), 0, 0);
+  __hipUnregisterFatBinary(modules);
+  EXPECT_HIP(hipErrorNotSupported, hipLaunchKernel(kImage, dim3(1), dim3(1), nullptr, 0, nullptr));
+  EXPECT_HIP(hipErrorNotSupported, hipGetLastError());
+  EXPECT_HIP(hipSuccess, hipGetLastError());
+}
+
+}  // namespace
+}  // namespace streamhal::conformance

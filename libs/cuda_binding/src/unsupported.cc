@@ -1,0 +1,180 @@
+// Entry points declared in cuda.h that streamhal does not implement yet.
+// (conformance/tools/update_stubs.py rewrites the list from the header and
+// the other sources of this folder.)
+//
+// Each one returns CUDA_ERROR_NOT_SUPPORTED and logs one warning naming
+// itself (once per process), so a program that calls it fails cleanly and
+// says why. Implementing one of them:
+//   1. delete its SH_NOT_IMPLEMENTED line below and define the function in
+//      the file of its concept (memory.cc, module.cc, stream.cc, ...);
+//   2. in conformance/table.tsv, change its row to supported (or partial,
+//      with a reason) and list the conformance tests that prove it;
+//   3. delete its test from conformance/tests/not_implemented_test.cc (the
+//      conformance report fails while either one disagrees with the table).
+// When this list is empty, delete the file.
+#include <cuda.h>
+
+#include <atomic>
+
+#include "core/log.h"
+
+namespace {
+
+CUresult NotImplemented(const char* name, std::atomic<bool>& logged) {
+  if (!logged.exchange(true, std::memory_order_relaxed)) {
+    streamhal::Log(streamhal::LogLevel::kWarning, name,
+                   " is not implemented by streamhal yet; it returns CUDA_ERROR_NOT_SUPPORTED");
+  }
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+}  // namespace
+
+// Parameters are unnamed: a stub reads none of them. The flag is constant-
+// initialised, so no stub adds a static constructor.
+#define SH_NOT_IMPLEMENTED(name, params)    \
+  CUresult name params {                    \
+    static std::atomic<bool> logged{false}; \
+    return NotImplemented(#name, logged);   \
+  }
+
+extern "C" {
+// Initialization, version, errors and entry points
+SH_NOT_IMPLEMENTED(cuGetProcAddress,
+                   (const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*))
+
+// Modules
+SH_NOT_IMPLEMENTED(cuModuleGetTexRef, (CUtexref*, CUmodule, const char*))
+
+// Linker
+SH_NOT_IMPLEMENTED(cuLinkCreate, (unsigned int, CUjit_option*, void**, CUlinkState*))
+SH_NOT_IMPLEMENTED(cuLinkAddData, (CUlinkState, CUjitInputType, void*, size_t, const char*,
+                                   unsigned int, CUjit_option*, void**))
+SH_NOT_IMPLEMENTED(cuLinkAddFile,
+                   (CUlinkState, CUjitInputType, const char*, unsigned int, CUjit_option*, void**))
+SH_NOT_IMPLEMENTED(cuLinkComplete, (CUlinkState, void**, size_t*))
+SH_NOT_IMPLEMENTED(cuLinkDestroy, (CUlinkState))
+
+// Memory management
+SH_NOT_IMPLEMENTED(cuMemAllocManaged, (CUdeviceptr*, size_t, unsigned int))
+
+// Copies
+SH_NOT_IMPLEMENTED(cuMemcpyPeer, (CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t))
+SH_NOT_IMPLEMENTED(cuMemcpyPeerAsync,
+                   (CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream))
+
+// Pointer attributes and unified memory
+SH_NOT_IMPLEMENTED(cuPointerGetAttribute, (void*, CUpointer_attribute, CUdeviceptr))
+SH_NOT_IMPLEMENTED(cuPointerSetAttribute, (const void*, CUpointer_attribute, CUdeviceptr))
+SH_NOT_IMPLEMENTED(cuPointerGetAttributes,
+                   (unsigned int, CUpointer_attribute*, void**, CUdeviceptr))
+SH_NOT_IMPLEMENTED(cuMemAdvise, (CUdeviceptr, size_t, CUmem_advise, CUdevice))
+SH_NOT_IMPLEMENTED(cuMemPrefetchAsync, (CUdeviceptr, size_t, CUdevice, CUstream))
+SH_NOT_IMPLEMENTED(cuMemRangeGetAttribute,
+                   (void*, size_t, CUmem_range_attribute, CUdeviceptr, size_t))
+SH_NOT_IMPLEMENTED(cuMemRangeGetAttributes,
+                   (void**, size_t*, CUmem_range_attribute*, size_t, CUdeviceptr, size_t))
+
+// Inter-process communication
+SH_NOT_IMPLEMENTED(cuIpcGetEventHandle, (CUipcEventHandle*, CUevent))
+SH_NOT_IMPLEMENTED(cuIpcOpenEventHandle, (CUevent*, CUipcEventHandle))
+SH_NOT_IMPLEMENTED(cuIpcGetMemHandle, (CUipcMemHandle*, CUdeviceptr))
+SH_NOT_IMPLEMENTED(cuIpcOpenMemHandle, (CUdeviceptr*, CUipcMemHandle, unsigned int))
+SH_NOT_IMPLEMENTED(cuIpcCloseMemHandle, (CUdeviceptr))
+
+// Stream-ordered allocation and memory pools
+SH_NOT_IMPLEMENTED(cuMemAllocAsync, (CUdeviceptr*, size_t, CUstream))
+SH_NOT_IMPLEMENTED(cuMemAllocFromPoolAsync, (CUdeviceptr*, size_t, CUmemoryPool, CUstream))
+SH_NOT_IMPLEMENTED(cuMemFreeAsync, (CUdeviceptr, CUstream))
+SH_NOT_IMPLEMENTED(cuMemPoolCreate, (CUmemoryPool*, const CUmemPoolProps*))
+SH_NOT_IMPLEMENTED(cuMemPoolDestroy, (CUmemoryPool))
+SH_NOT_IMPLEMENTED(cuMemPoolTrimTo, (CUmemoryPool, size_t))
+SH_NOT_IMPLEMENTED(cuMemPoolSetAttribute, (CUmemoryPool, CUmemPool_attribute, void*))
+SH_NOT_IMPLEMENTED(cuMemPoolGetAttribute, (CUmemoryPool, CUmemPool_attribute, void*))
+SH_NOT_IMPLEMENTED(cuMemPoolSetAccess, (CUmemoryPool, const CUmemAccessDesc*, size_t))
+SH_NOT_IMPLEMENTED(cuMemPoolGetAccess, (CUmemAccess_flags*, CUmemoryPool, CUmemLocation*))
+SH_NOT_IMPLEMENTED(cuMemPoolExportToShareableHandle,
+                   (void*, CUmemoryPool, CUmemAllocationHandleType, unsigned long long))
+SH_NOT_IMPLEMENTED(cuMemPoolImportFromShareableHandle,
+                   (CUmemoryPool*, void*, CUmemAllocationHandleType, unsigned long long))
+SH_NOT_IMPLEMENTED(cuMemPoolExportPointer, (CUmemPoolPtrExportData*, CUdeviceptr))
+SH_NOT_IMPLEMENTED(cuMemPoolImportPointer, (CUdeviceptr*, CUmemoryPool, CUmemPoolPtrExportData*))
+SH_NOT_IMPLEMENTED(cuDeviceSetMemPool, (CUdevice, CUmemoryPool))
+SH_NOT_IMPLEMENTED(cuDeviceGetMemPool, (CUmemoryPool*, CUdevice))
+SH_NOT_IMPLEMENTED(cuDeviceGetDefaultMemPool, (CUmemoryPool*, CUdevice))
+
+// Arrays and texture references
+SH_NOT_IMPLEMENTED(cuArrayCreate, (CUarray*, const CUDA_ARRAY_DESCRIPTOR*))
+SH_NOT_IMPLEMENTED(cuArrayDestroy, (CUarray))
+SH_NOT_IMPLEMENTED(cuTexRefSetArray, (CUtexref, CUarray, unsigned int))
+SH_NOT_IMPLEMENTED(cuTexRefSetFormat, (CUtexref, CUarray_format, int))
+SH_NOT_IMPLEMENTED(cuTexRefSetAddressMode, (CUtexref, int, CUaddress_mode))
+SH_NOT_IMPLEMENTED(cuTexRefSetFilterMode, (CUtexref, CUfilter_mode))
+SH_NOT_IMPLEMENTED(cuTexRefSetFlags, (CUtexref, unsigned int))
+
+// Kernel attributes, launch and occupancy
+SH_NOT_IMPLEMENTED(cuFuncSetCacheConfig, (CUfunction, CUfunc_cache))
+SH_NOT_IMPLEMENTED(cuFuncSetSharedMemConfig, (CUfunction, CUsharedconfig))
+SH_NOT_IMPLEMENTED(cuLaunchCooperativeKernel,
+                   (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
+                    unsigned int, unsigned int, unsigned int, CUstream, void**))
+SH_NOT_IMPLEMENTED(cuLaunchCooperativeKernelMultiDevice,
+                   (CUDA_LAUNCH_PARAMS*, unsigned int, unsigned int))
+SH_NOT_IMPLEMENTED(cuLaunchHostFunc, (CUstream, CUhostFn, void*))
+SH_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessor, (int*, CUfunction, int, size_t))
+SH_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                   (int*, CUfunction, int, size_t, unsigned int))
+SH_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSize,
+                   (int*, int*, CUfunction, CUoccupancyB2DSize, size_t, int))
+SH_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSizeWithFlags,
+                   (int*, int*, CUfunction, CUoccupancyB2DSize, size_t, int, unsigned int))
+
+// Streams
+SH_NOT_IMPLEMENTED(cuStreamCreate, (CUstream*, unsigned int))
+SH_NOT_IMPLEMENTED(cuStreamCreateWithPriority, (CUstream*, unsigned int, int))
+SH_NOT_IMPLEMENTED(cuStreamGetPriority, (CUstream, int*))
+SH_NOT_IMPLEMENTED(cuStreamGetFlags, (CUstream, unsigned int*))
+SH_NOT_IMPLEMENTED(cuStreamGetCtx, (CUstream, CUcontext*))
+SH_NOT_IMPLEMENTED(cuStreamWaitEvent, (CUstream, CUevent, unsigned int))
+SH_NOT_IMPLEMENTED(cuStreamAddCallback, (CUstream, CUstreamCallback, void*, unsigned int))
+SH_NOT_IMPLEMENTED(cuStreamQuery, (CUstream))
+SH_NOT_IMPLEMENTED(cuStreamSynchronize, (CUstream))
+SH_NOT_IMPLEMENTED(cuStreamDestroy, (CUstream))
+SH_NOT_IMPLEMENTED(cuStreamCopyAttributes, (CUstream, CUstream))
+
+// Events
+SH_NOT_IMPLEMENTED(cuEventCreate, (CUevent*, unsigned int))
+SH_NOT_IMPLEMENTED(cuEventRecord, (CUevent, CUstream))
+SH_NOT_IMPLEMENTED(cuEventQuery, (CUevent))
+SH_NOT_IMPLEMENTED(cuEventSynchronize, (CUevent))
+SH_NOT_IMPLEMENTED(cuEventDestroy, (CUevent))
+SH_NOT_IMPLEMENTED(cuEventElapsedTime, (float*, CUevent, CUevent))
+
+// Stream capture
+SH_NOT_IMPLEMENTED(cuStreamBeginCapture, (CUstream, CUstreamCaptureMode))
+SH_NOT_IMPLEMENTED(cuStreamEndCapture, (CUstream, CUgraph*))
+SH_NOT_IMPLEMENTED(cuStreamIsCapturing, (CUstream, CUstreamCaptureStatus*))
+SH_NOT_IMPLEMENTED(cuStreamGetCaptureInfo, (CUstream, CUstreamCaptureStatus*, cuuint64_t*, CUgraph*,
+                                            const CUgraphNode**, size_t*))
+SH_NOT_IMPLEMENTED(cuStreamUpdateCaptureDependencies,
+                   (CUstream, CUgraphNode*, size_t, unsigned int))
+
+// Graphs
+SH_NOT_IMPLEMENTED(cuGraphCreate, (CUgraph*, unsigned int))
+SH_NOT_IMPLEMENTED(cuGraphDestroy, (CUgraph))
+SH_NOT_IMPLEMENTED(cuGraphAddKernelNode, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t,
+                                          const CUDA_KERNEL_NODE_PARAMS*))
+SH_NOT_IMPLEMENTED(cuGraphAddMemcpyNode, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t,
+                                          const CUDA_MEMCPY3D*, CUcontext))
+SH_NOT_IMPLEMENTED(cuGraphAddMemsetNode, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t,
+                                          const CUDA_MEMSET_NODE_PARAMS*, CUcontext))
+SH_NOT_IMPLEMENTED(cuGraphAddHostNode, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t,
+                                        const CUDA_HOST_NODE_PARAMS*))
+SH_NOT_IMPLEMENTED(cuGraphAddEmptyNode, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t))
+SH_NOT_IMPLEMENTED(cuGraphInstantiate, (CUgraphExec*, CUgraph, unsigned long long))
+SH_NOT_IMPLEMENTED(cuGraphInstantiateWithFlags, (CUgraphExec*, CUgraph, unsigned long long))
+SH_NOT_IMPLEMENTED(cuGraphExecDestroy, (CUgraphExec))
+SH_NOT_IMPLEMENTED(cuGraphLaunch, (CUgraphExec, CUstream))
+SH_NOT_IMPLEMENTED(cuGraphExecUpdate, (CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo*))
+
+}  // extern "C"

@@ -1,0 +1,216 @@
+// Entry points declared in hip/hip_runtime_api.h that streamhal does not
+// implement yet. (conformance/tools/update_stubs.py rewrites the list from
+// the header and the other sources of this folder.)
+//
+// Each one returns hipErrorNotSupported (recorded as this thread's last
+// error, like any failing HIP call) and logs one warning naming itself (once
+// per process), so a program that calls it fails cleanly and says why.
+// Implementing one of them:
+//   1. delete its SH_NOT_IMPLEMENTED line below and define the function in
+//      the file of its concept (memory.cc, module.cc, stream.cc, ...);
+//   2. in conformance/table.tsv, change its row to supported (or partial,
+//      with a reason) and list the conformance tests that prove it;
+//   3. delete its test from conformance/tests/not_implemented_test.cc (the
+//      conformance report fails while either one disagrees with the table).
+// When this list is empty, delete the file.
+#include <hip/hip_runtime_api.h>
+
+#include <atomic>
+
+#include "core/log.h"
+#include "core/status.h"
+#include "result.h"
+
+namespace {
+
+void LogOnce(const char* name, std::atomic<bool>& logged, const char* result) {
+  if (!logged.exchange(true, std::memory_order_relaxed)) {
+    streamhal::Log(streamhal::LogLevel::kWarning, name,
+                   " is not implemented by streamhal yet; it returns ", result);
+  }
+}
+
+hipError_t NotImplemented(const char* name, std::atomic<bool>& logged) {
+  LogOnce(name, logged, "hipErrorNotSupported");
+  return streamhal::hip::ToHipError(
+      streamhal::Error(streamhal::ErrorCode::kNotSupported, name, " is not implemented"));
+}
+
+}  // namespace
+
+// Parameters are unnamed: a stub reads none of them. The flag is constant-
+// initialised, so no stub adds a static constructor.
+#define SH_NOT_IMPLEMENTED(name, params)    \
+  hipError_t name params {                  \
+    static std::atomic<bool> logged{false}; \
+    return NotImplemented(#name, logged);   \
+  }
+
+// For the code-object registration functions compilers emit, which return no
+// error code: they register nothing, and a launch by host symbol then
+// reports hipErrorNotSupported.
+#define SH_NOT_IMPLEMENTED_VOID(name, params)               \
+  void name params {                                        \
+    static std::atomic<bool> logged{false};                 \
+    LogOnce(#name, logged, "without registering anything"); \
+  }
+#define SH_NOT_IMPLEMENTED_NULL(name, params)     \
+  void** name params {                            \
+    static std::atomic<bool> logged{false};       \
+    LogOnce(#name, logged, "a null module list"); \
+    return nullptr;                               \
+  }
+
+extern "C" {
+// Initialization and versions
+SH_NOT_IMPLEMENTED(hipGetProcAddress,
+                   (const char*, void**, int, uint64_t, hipDriverProcAddressQueryResult*))
+
+// Modules
+SH_NOT_IMPLEMENTED(hipModuleGetTexRef, (textureReference**, hipModule_t, const char*))
+SH_NOT_IMPLEMENTED(hipLinkCreate, (unsigned int, hipJitOption*, void**, hipLinkState_t*))
+SH_NOT_IMPLEMENTED(hipLinkAddData, (hipLinkState_t, hipJitInputType, void*, size_t, const char*,
+                                    unsigned int, hipJitOption*, void**))
+SH_NOT_IMPLEMENTED(hipLinkAddFile, (hipLinkState_t, hipJitInputType, const char*, unsigned int,
+                                    hipJitOption*, void**))
+SH_NOT_IMPLEMENTED(hipLinkComplete, (hipLinkState_t, void**, size_t*))
+SH_NOT_IMPLEMENTED(hipLinkDestroy, (hipLinkState_t))
+
+// Functions and launches
+SH_NOT_IMPLEMENTED(hipFuncSetCacheConfig, (const void*, hipFuncCache_t))
+SH_NOT_IMPLEMENTED(hipFuncSetSharedMemConfig, (const void*, hipSharedMemConfig))
+SH_NOT_IMPLEMENTED(hipGetFuncBySymbol, (hipFunction_t*, const void*))
+SH_NOT_IMPLEMENTED(hipExtModuleLaunchKernel,
+                   (hipFunction_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                    size_t, hipStream_t, void**, void**, hipEvent_t, hipEvent_t, uint32_t))
+SH_NOT_IMPLEMENTED(hipHccModuleLaunchKernel,
+                   (hipFunction_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                    size_t, hipStream_t, void**, void**, hipEvent_t, hipEvent_t))
+SH_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernel,
+                   (hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int,
+                    unsigned int, unsigned int, unsigned int, hipStream_t, void**))
+SH_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernelMultiDevice,
+                   (hipFunctionLaunchParams*, unsigned int, unsigned int))
+SH_NOT_IMPLEMENTED(hipLaunchKernel, (const void*, dim3, dim3, void**, size_t, hipStream_t))
+SH_NOT_IMPLEMENTED(hipLaunchCooperativeKernel,
+                   (const void*, dim3, dim3, void**, unsigned int, hipStream_t))
+SH_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, (hipLaunchParams*, int, unsigned int))
+SH_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, (hipLaunchParams*, int, unsigned int))
+SH_NOT_IMPLEMENTED(hipLaunchHostFunc, (hipStream_t, hipHostFn_t, void*))
+SH_NOT_IMPLEMENTED_NULL(__hipRegisterFatBinary, (const void*))
+SH_NOT_IMPLEMENTED_VOID(__hipRegisterFunction, (void**, const void*, char*, const char*,
+                                                unsigned int, void*, void*, dim3*, dim3*, int*))
+SH_NOT_IMPLEMENTED_VOID(__hipRegisterVar, (void**, void*, char*, char*, int, size_t, int, int))
+SH_NOT_IMPLEMENTED_VOID(__hipUnregisterFatBinary, (void**))
+
+// Occupancy
+SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSize,
+                   (int*, int*, hipFunction_t, size_t, int))
+SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
+                   (int*, int*, hipFunction_t, size_t, int, unsigned int))
+SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+                   (int*, hipFunction_t, int, size_t))
+SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                   (int*, hipFunction_t, int, size_t, unsigned int))
+
+// Streams
+SH_NOT_IMPLEMENTED(hipStreamCreate, (hipStream_t*))
+SH_NOT_IMPLEMENTED(hipStreamCreateWithFlags, (hipStream_t*, unsigned int))
+SH_NOT_IMPLEMENTED(hipStreamCreateWithPriority, (hipStream_t*, unsigned int, int))
+SH_NOT_IMPLEMENTED(hipStreamDestroy, (hipStream_t))
+SH_NOT_IMPLEMENTED(hipStreamQuery, (hipStream_t))
+SH_NOT_IMPLEMENTED(hipStreamSynchronize, (hipStream_t))
+SH_NOT_IMPLEMENTED(hipStreamWaitEvent, (hipStream_t, hipEvent_t, unsigned int))
+SH_NOT_IMPLEMENTED(hipStreamGetFlags, (hipStream_t, unsigned int*))
+SH_NOT_IMPLEMENTED(hipStreamGetPriority, (hipStream_t, int*))
+SH_NOT_IMPLEMENTED(hipStreamGetDevice, (hipStream_t, hipDevice_t*))
+SH_NOT_IMPLEMENTED(hipStreamAddCallback, (hipStream_t, hipStreamCallback_t, void*, unsigned int))
+
+// Events
+SH_NOT_IMPLEMENTED(hipEventCreate, (hipEvent_t*))
+SH_NOT_IMPLEMENTED(hipEventCreateWithFlags, (hipEvent_t*, unsigned))
+SH_NOT_IMPLEMENTED(hipEventRecord, (hipEvent_t, hipStream_t))
+SH_NOT_IMPLEMENTED(hipEventQuery, (hipEvent_t))
+SH_NOT_IMPLEMENTED(hipEventSynchronize, (hipEvent_t))
+SH_NOT_IMPLEMENTED(hipEventDestroy, (hipEvent_t))
+SH_NOT_IMPLEMENTED(hipEventElapsedTime, (float*, hipEvent_t, hipEvent_t))
+
+// Memory
+SH_NOT_IMPLEMENTED(hipMallocManaged, (void**, size_t, unsigned int))
+SH_NOT_IMPLEMENTED(hipPointerGetAttributes, (hipPointerAttribute_t*, const void*))
+SH_NOT_IMPLEMENTED(hipPointerGetAttribute, (void*, hipPointer_attribute, hipDeviceptr_t))
+SH_NOT_IMPLEMENTED(hipPointerSetAttribute, (const void*, hipPointer_attribute, hipDeviceptr_t))
+SH_NOT_IMPLEMENTED(hipMemAdvise, (const void*, size_t, hipMemoryAdvise, int))
+SH_NOT_IMPLEMENTED(hipMemPrefetchAsync, (const void*, size_t, int, hipStream_t))
+SH_NOT_IMPLEMENTED(hipMemRangeGetAttribute,
+                   (void*, size_t, hipMemRangeAttribute, const void*, size_t))
+SH_NOT_IMPLEMENTED(hipMemRangeGetAttributes,
+                   (void**, size_t*, hipMemRangeAttribute*, size_t, const void*, size_t))
+
+// Arrays
+SH_NOT_IMPLEMENTED(hipArrayCreate, (hipArray_t*, const HIP_ARRAY_DESCRIPTOR*))
+SH_NOT_IMPLEMENTED(hipArrayDestroy, (hipArray_t))
+
+// Copies and fills
+SH_NOT_IMPLEMENTED(hipMemcpyPeer, (void*, int, const void*, int, size_t))
+SH_NOT_IMPLEMENTED(hipMemcpyPeerAsync, (void*, int, const void*, int, size_t, hipStream_t))
+
+// Stream-ordered allocation and memory pools
+SH_NOT_IMPLEMENTED(hipMallocAsync, (void**, size_t, hipStream_t))
+SH_NOT_IMPLEMENTED(hipFreeAsync, (void*, hipStream_t))
+SH_NOT_IMPLEMENTED(hipMallocFromPoolAsync, (void**, size_t, hipMemPool_t, hipStream_t))
+SH_NOT_IMPLEMENTED(hipMemPoolCreate, (hipMemPool_t*, const hipMemPoolProps*))
+SH_NOT_IMPLEMENTED(hipMemPoolDestroy, (hipMemPool_t))
+SH_NOT_IMPLEMENTED(hipMemPoolTrimTo, (hipMemPool_t, size_t))
+SH_NOT_IMPLEMENTED(hipMemPoolSetAttribute, (hipMemPool_t, hipMemPoolAttr, void*))
+SH_NOT_IMPLEMENTED(hipMemPoolGetAttribute, (hipMemPool_t, hipMemPoolAttr, void*))
+SH_NOT_IMPLEMENTED(hipMemPoolSetAccess, (hipMemPool_t, const hipMemAccessDesc*, size_t))
+SH_NOT_IMPLEMENTED(hipMemPoolGetAccess, (hipMemAccessFlags*, hipMemPool_t, hipMemLocation*))
+SH_NOT_IMPLEMENTED(hipMemPoolExportToShareableHandle,
+                   (void*, hipMemPool_t, hipMemAllocationHandleType, unsigned int))
+SH_NOT_IMPLEMENTED(hipMemPoolImportFromShareableHandle,
+                   (hipMemPool_t*, void*, hipMemAllocationHandleType, unsigned int))
+SH_NOT_IMPLEMENTED(hipMemPoolExportPointer, (hipMemPoolPtrExportData*, void*))
+SH_NOT_IMPLEMENTED(hipMemPoolImportPointer, (void**, hipMemPool_t, hipMemPoolPtrExportData*))
+SH_NOT_IMPLEMENTED(hipDeviceGetDefaultMemPool, (hipMemPool_t*, int))
+SH_NOT_IMPLEMENTED(hipDeviceSetMemPool, (int, hipMemPool_t))
+SH_NOT_IMPLEMENTED(hipDeviceGetMemPool, (hipMemPool_t*, int))
+
+// Texture references (deprecated in HIP)
+SH_NOT_IMPLEMENTED(hipTexRefSetAddressMode, (textureReference*, int, enum hipTextureAddressMode))
+SH_NOT_IMPLEMENTED(hipTexRefSetArray, (textureReference*, hipArray_const_t, unsigned int))
+SH_NOT_IMPLEMENTED(hipTexRefSetFilterMode, (textureReference*, enum hipTextureFilterMode))
+SH_NOT_IMPLEMENTED(hipTexRefSetFlags, (textureReference*, unsigned int))
+SH_NOT_IMPLEMENTED(hipTexRefSetFormat, (textureReference*, hipArray_Format, int))
+
+// Graphs and stream capture
+SH_NOT_IMPLEMENTED(hipStreamBeginCapture, (hipStream_t, hipStreamCaptureMode))
+SH_NOT_IMPLEMENTED(hipStreamEndCapture, (hipStream_t, hipGraph_t*))
+SH_NOT_IMPLEMENTED(hipStreamIsCapturing, (hipStream_t, hipStreamCaptureStatus*))
+SH_NOT_IMPLEMENTED(hipStreamGetCaptureInfo,
+                   (hipStream_t, hipStreamCaptureStatus*, unsigned long long*))
+SH_NOT_IMPLEMENTED(hipStreamUpdateCaptureDependencies,
+                   (hipStream_t, hipGraphNode_t*, size_t, unsigned int))
+SH_NOT_IMPLEMENTED(hipGraphCreate, (hipGraph_t*, unsigned int))
+SH_NOT_IMPLEMENTED(hipGraphDestroy, (hipGraph_t))
+SH_NOT_IMPLEMENTED(hipGraphInstantiate,
+                   (hipGraphExec_t*, hipGraph_t, hipGraphNode_t*, char*, size_t))
+SH_NOT_IMPLEMENTED(hipGraphInstantiateWithFlags, (hipGraphExec_t*, hipGraph_t, unsigned long long))
+SH_NOT_IMPLEMENTED(hipGraphLaunch, (hipGraphExec_t, hipStream_t))
+SH_NOT_IMPLEMENTED(hipGraphExecDestroy, (hipGraphExec_t))
+SH_NOT_IMPLEMENTED(hipGraphExecUpdate,
+                   (hipGraphExec_t, hipGraph_t, hipGraphNode_t*, hipGraphExecUpdateResult*))
+SH_NOT_IMPLEMENTED(hipGraphAddKernelNode, (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*,
+                                           size_t, const hipKernelNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphAddMemcpyNode, (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*,
+                                           size_t, const hipMemcpy3DParms*))
+SH_NOT_IMPLEMENTED(hipGraphAddMemsetNode, (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*,
+                                           size_t, const hipMemsetParams*))
+SH_NOT_IMPLEMENTED(hipGraphAddHostNode, (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t,
+                                         const hipHostNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphAddEmptyNode,
+                   (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t))
+
+// Errors
+
+}  // extern "C"
