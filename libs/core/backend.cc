@@ -35,4 +35,20 @@ absl::StatusOr<std::unique_ptr<BackendStream>> BackendDevice::CreateStream() {
   return Unsupported("streams", properties());
 }
 
+absl::Status BackendStream::RecordWait(BackendStream*, uint64_t) {
+  return Error(ErrorCode::kNotSupported, "this backend cannot order streams");
+}
+
+absl::StatusOr<uint64_t> BackendStream::RecordTimestamp() {
+  return Error(ErrorCode::kNotSupported, "this backend has no device timestamps");
+}
+
+absl::StatusOr<uint64_t> BackendStream::ReadTimestamp(uint64_t) {
+  return Error(ErrorCode::kNotSupported, "this backend has no device timestamps");
+}
+
+absl::Status BackendStream::RecordHostFunction(void (*)(void*), void*) {
+  return Error(ErrorCode::kNotSupported, "this backend cannot run host functions");
+}
+
 }  // namespace streamhal

@@ -175,6 +175,24 @@ class BackendStream {
   virtual absl::Status Wait(uint64_t point) = 0;
   // Whether `point` has been reached, without waiting. Thread-safe.
   virtual absl::StatusOr<bool> IsComplete(uint64_t point) = 0;
+
+  // --- Ordering across streams and with the host (CUDA streams, events,
+  // host functions). Defaults report kNotSupported.
+
+  // Work recorded after this call runs only once `other` has reached
+  // `point` (a point `other` returned from Flush).
+  virtual absl::Status RecordWait(BackendStream* other, uint64_t point);
+  // Records a device timestamp in stream order and returns an id for
+  // ReadTimestamp. The timestamp is written when the work before it has
+  // finished.
+  virtual absl::StatusOr<uint64_t> RecordTimestamp();
+  // The timestamp `id` in nanoseconds, valid once a point flushed after it
+  // has been reached. Thread-safe. Each id is read at most once.
+  virtual absl::StatusOr<uint64_t> ReadTimestamp(uint64_t id);
+  // Runs `fn(data)` on a host thread once all earlier work has finished;
+  // work recorded after this call waits until `fn` has returned (CUDA:
+  // cuLaunchHostFunc). `fn` may call the API, except to wait on this stream.
+  virtual absl::Status RecordHostFunction(void (*fn)(void*), void* data);
 };
 
 // One physical device as the backend sees it.

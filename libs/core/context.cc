@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "core/log.h"
 #include "core/memory.h"
@@ -127,11 +128,53 @@ absl::StatusOr<Stream*> Context::DefaultStream() {
   if (default_stream_ == nullptr) {
     SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendStream> backend,
                         device_->backend()->CreateStream());
-    auto stream = std::make_unique<Stream>(this, std::move(backend), kStreamDefault, 0);
+    auto stream = std::make_unique<Stream>(this, std::move(backend), StreamRole::kLegacy,
+                                           kStreamDefault, 0);
     default_stream_ = stream.get();
     objects_.push_back(std::move(stream));
   }
   return default_stream_;
+}
+
+Stream* Context::LegacyStreamIfCreated() {
+  absl::MutexLock lock(&objects_mutex_);
+  return default_stream_;
+}
+
+absl::StatusOr<Stream*> Context::CreateStream(unsigned flags, int priority) {
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendStream> backend, device_->backend()->CreateStream());
+  const StreamRole role =
+      (flags & kStreamNonBlocking) != 0 ? StreamRole::kNonBlocking : StreamRole::kBlocking;
+  auto stream = std::make_unique<Stream>(this, std::move(backend), role, flags, priority);
+  Stream* raw = stream.get();
+  Adopt(std::move(stream));
+  return raw;
+}
+
+absl::StatusOr<Stream*> Context::PerThreadStream() {
+  // Keyed by handles, so entries of destroyed contexts or streams are
+  // detected instead of dereferenced.
+  thread_local absl::flat_hash_map<uint64_t, uint64_t> per_thread;
+  auto it = per_thread.find(handle());
+  if (it != per_thread.end()) {
+    if (Stream* stream = LookupAs<Stream>(it->second); stream != nullptr && stream->context() == this) {
+      return stream;
+    }
+  }
+  SH_ASSIGN_OR_RETURN(Stream * stream, CreateStream(kStreamDefault, 0));
+  per_thread[handle()] = stream->handle();
+  return stream;
+}
+
+std::vector<Stream*> Context::BlockingStreams() {
+  std::vector<Stream*> streams;
+  absl::MutexLock lock(&objects_mutex_);
+  for (const auto& object : objects_) {
+    if (object->kind() != ObjectKind::kStream) continue;
+    auto* stream = static_cast<Stream*>(object.get());
+    if (stream->role() == StreamRole::kBlocking) streams.push_back(stream);
+  }
+  return streams;
 }
 
 void Context::Adopt(std::unique_ptr<Object> object) {

@@ -80,6 +80,16 @@ class Context : public Object {
   // The context's default stream (CUDA's legacy stream), created on first
   // use.
   absl::StatusOr<Stream*> DefaultStream();
+  // The legacy stream if it exists already, else null (never creates it).
+  Stream* LegacyStreamIfCreated();
+  // The calling thread's per-thread default stream of this context
+  // (CU_STREAM_PER_THREAD), created on first use. It is a blocking stream.
+  absl::StatusOr<Stream*> PerThreadStream();
+  // Creates a stream owned by this context.
+  absl::StatusOr<Stream*> CreateStream(unsigned flags, int priority);
+  // The blocking streams of this context, for the legacy stream's implicit
+  // waits.
+  std::vector<Stream*> BlockingStreams();
 
   // Objects created in this context (modules, streams, events) are owned by
   // it and destroyed with it. Adopt takes ownership; Destroy destroys one

@@ -1,20 +1,51 @@
 #include "core/stream.h"
 
+#include <algorithm>
+
 #include "core/context.h"
+#include "core/event.h"
 #include "core/log.h"
 #include "core/status.h"
 
 namespace streamhal {
 
-Stream::Stream(Context* context, std::unique_ptr<BackendStream> backend, unsigned flags,
-               int priority)
-    : Object(kKind), context_(context), flags_(flags), priority_(priority),
+Stream::Stream(Context* context, std::unique_ptr<BackendStream> backend, StreamRole role,
+               unsigned flags, int priority)
+    : Object(kKind), context_(context), role_(role), flags_(flags), priority_(priority),
       backend_(std::move(backend)) {}
 
 Stream::~Stream() {
   // CUDA: destroying a stream with pending work lets the work complete.
   absl::Status status = Synchronize();
   if (!status.ok()) Log(LogLevel::kWarning, "stream teardown: ", status.message());
+}
+
+absl::Status Stream::CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_t>>* waits) {
+  if (role_ == StreamRole::kNonBlocking) return absl::OkStatus();
+  if (role_ == StreamRole::kBlocking) {
+    // Fast path for launches: one atomic load when the legacy stream has no
+    // new work.
+    Stream* legacy = context_->LegacyStreamIfCreated();
+    if (legacy == nullptr) return absl::OkStatus();
+    const uint64_t count = legacy->work_count_.load(std::memory_order_acquire);
+    absl::MutexLock lock(&seen_mutex_);
+    if (count == seen_legacy_count_) return absl::OkStatus();
+    SH_ASSIGN_OR_RETURN(uint64_t point, legacy->Flush());
+    waits->emplace_back(legacy, point);
+    seen_legacy_count_ = count;
+    return absl::OkStatus();
+  }
+  // The legacy stream waits for every blocking stream's new work.
+  for (Stream* other : context_->BlockingStreams()) {
+    const uint64_t count = other->work_count_.load(std::memory_order_acquire);
+    absl::MutexLock lock(&seen_mutex_);
+    uint64_t& seen = seen_counts_[other];
+    if (count == seen) continue;
+    SH_ASSIGN_OR_RETURN(uint64_t point, other->Flush());
+    waits->emplace_back(other, point);
+    seen = count;
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<uint64_t> Stream::Flush() {
@@ -34,9 +65,8 @@ absl::StatusOr<bool> Stream::IsIdle() {
 
 absl::StatusOr<Stream*> ResolveStream(uint64_t handle) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
-  if (handle == 0 || handle == kStreamLegacy || handle == kStreamPerThread) {
-    return context->DefaultStream();
-  }
+  if (handle == 0 || handle == kStreamLegacy) return context->DefaultStream();
+  if (handle == kStreamPerThread) return context->PerThreadStream();
   HandleState state;
   Stream* stream = LookupAs<Stream>(handle, &state);
   if (stream == nullptr) {
@@ -48,6 +78,105 @@ absl::StatusOr<Stream*> ResolveStream(uint64_t handle) {
                  " belongs to another device than the current context");
   }
   return stream;
+}
+
+absl::Status StreamCreate(HandleOut out, unsigned flags, int priority) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuStreamCreate: phStream is null");
+  if ((flags & ~kStreamNonBlocking) != 0) {
+    return Error(ErrorCode::kInvalidValue, "cuStreamCreate: unknown flags 0x", absl::Hex(flags));
+  }
+  int least = 0, greatest = 0;
+  SH_RETURN_IF_ERROR(GetStreamPriorityRange(&least, &greatest));
+  // CUDA clamps priorities outside the range instead of failing.
+  priority = std::clamp(priority, greatest, least);
+  SH_ASSIGN_OR_RETURN(Stream * stream, context->CreateStream(flags, priority));
+  out.Set(stream->handle());
+  return absl::OkStatus();
+}
+
+namespace {
+
+// A created stream (not a default stream), for calls that need one.
+absl::StatusOr<Stream*> ResolveCreatedStream(uint64_t handle, const char* api) {
+  if (handle == 0 || handle == kStreamLegacy || handle == kStreamPerThread) {
+    return Error(ErrorCode::kInvalidHandle, api, ": a default stream cannot be destroyed");
+  }
+  return ResolveStream(handle);
+}
+
+}  // namespace
+
+absl::Status StreamDestroy(uint64_t handle) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveCreatedStream(handle, "cuStreamDestroy"));
+  stream->context()->Destroy(stream);
+  return absl::OkStatus();
+}
+
+absl::Status StreamGetPriority(uint64_t handle, int* priority) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  if (priority == nullptr) return Error(ErrorCode::kInvalidValue, "cuStreamGetPriority: null");
+  *priority = stream->priority();
+  return absl::OkStatus();
+}
+
+absl::Status StreamGetFlags(uint64_t handle, unsigned* flags) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  if (flags == nullptr) return Error(ErrorCode::kInvalidValue, "cuStreamGetFlags: null");
+  *flags = stream->flags();
+  return absl::OkStatus();
+}
+
+absl::Status StreamGetContext(uint64_t handle, HandleOut out) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuStreamGetCtx: pctx is null");
+  out.Set(stream->context()->handle());
+  return absl::OkStatus();
+}
+
+absl::Status StreamGetDevice(uint64_t handle, int* device) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  if (device == nullptr) return Error(ErrorCode::kInvalidValue, "hipStreamGetDevice: null");
+  *device = stream->context()->device()->ordinal();
+  return absl::OkStatus();
+}
+
+absl::Status StreamQuery(uint64_t handle) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  SH_ASSIGN_OR_RETURN(bool idle, stream->IsIdle());
+  if (!idle) return Error(ErrorCode::kNotReady, "the stream has pending work");
+  return absl::OkStatus();
+}
+
+absl::Status StreamSynchronize(uint64_t handle) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  return stream->Synchronize();
+}
+
+absl::Status StreamWaitEvent(uint64_t stream_handle, uint64_t event_handle, unsigned flags) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(event_handle));
+  if (flags != 0) return Error(ErrorCode::kInvalidValue, "cuStreamWaitEvent: Flags must be 0");
+  std::optional<Event::Record> record = event->last();
+  if (!record.has_value()) return absl::OkStatus();  // never recorded: nothing to wait for
+  Stream* source = LookupAs<Stream>(record->stream);
+  if (source == nullptr || source == stream) return absl::OkStatus();  // finished, or in order
+  return stream->Record(
+      [&](BackendStream* backend) { return backend->RecordWait(source->backend(), record->point); });
+}
+
+absl::Status StreamCopyAttributes(uint64_t dst, uint64_t src) {
+  SH_RETURN_IF_ERROR(ResolveStream(dst).status());
+  SH_RETURN_IF_ERROR(ResolveStream(src).status());
+  // The attributes CUDA copies (access policy window, synchronisation
+  // policy) have no Vulkan counterpart; streams carry none to copy.
+  return absl::OkStatus();
+}
+
+absl::Status LaunchHostFunc(uint64_t handle, void (*fn)(void*), void* data) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  if (fn == nullptr) return Error(ErrorCode::kInvalidValue, "cuLaunchHostFunc: fn is null");
+  return stream->Record([&](BackendStream* backend) { return backend->RecordHostFunction(fn, data); });
 }
 
 }  // namespace streamhal

@@ -4,13 +4,18 @@
 #define STREAMHAL_CORE_STREAM_H_
 
 #include <cstdint>
+#include <atomic>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "core/backend.h"
 #include "core/handle.h"
+#include "core/status.h"
 
 namespace streamhal {
 
@@ -24,23 +29,40 @@ inline constexpr uint64_t kStreamPerThread = 0x2;
 inline constexpr unsigned kStreamDefault = 0x0;
 inline constexpr unsigned kStreamNonBlocking = 0x1;
 
+// How a stream orders itself against the legacy default stream (CUDA
+// programming guide, "Default Stream"): the legacy stream waits for all prior
+// work of every blocking stream of its context and they wait for its prior
+// work; non-blocking streams do neither.
+enum class StreamRole { kLegacy, kBlocking, kNonBlocking };
+
 class Stream : public Object {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kStream;
 
-  Stream(Context* context, std::unique_ptr<BackendStream> backend, unsigned flags, int priority);
+  Stream(Context* context, std::unique_ptr<BackendStream> backend, StreamRole role,
+         unsigned flags, int priority);
   ~Stream() override;
 
   Context* context() const { return context_; }
+  StreamRole role() const { return role_; }
   unsigned flags() const { return flags_; }
   int priority() const { return priority_; }
 
-  // Runs `record` on the backend stream with the stream's lock held, so
-  // several host threads may use one stream.
+  // Records work with the stream's lock held, so several host threads may
+  // use one stream. First records the implicit waits of the legacy stream
+  // rules; those flushes happen before this stream's lock is taken, so two
+  // streams never hold each other's locks.
   template <typename Fn>
   absl::Status Record(Fn&& record) {
+    std::vector<std::pair<Stream*, uint64_t>> waits;
+    SH_RETURN_IF_ERROR(CollectImplicitWaits(&waits));
     absl::MutexLock lock(&mutex_);
-    return record(backend_.get());
+    for (const auto& [other, point] : waits) {
+      SH_RETURN_IF_ERROR(backend_->RecordWait(other->backend_.get(), point));
+    }
+    SH_RETURN_IF_ERROR(record(backend_.get()));
+    work_count_.fetch_add(1, std::memory_order_release);
+    return absl::OkStatus();
   }
   // Submits recorded work; returns the point that completes it.
   absl::StatusOr<uint64_t> Flush();
@@ -50,21 +72,51 @@ class Stream : public Object {
   // Flushes, then reports whether everything submitted has finished
   // (cuStreamQuery).
   absl::StatusOr<bool> IsIdle();
+  absl::Status Wait(uint64_t point) { return backend_->Wait(point); }
+  absl::StatusOr<bool> IsComplete(uint64_t point) { return backend_->IsComplete(point); }
+  BackendStream* backend() { return backend_.get(); }
 
  private:
+  absl::Status CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_t>>* waits);
+
   Context* const context_;
+  const StreamRole role_;
   const unsigned flags_;
   const int priority_;
   // Serialises recording and Flush; Wait and IsComplete are thread-safe in
   // the backend and run without it.
   absl::Mutex mutex_;
   const std::unique_ptr<BackendStream> backend_;
+  // Commands recorded so far; compared across streams for implicit waits.
+  std::atomic<uint64_t> work_count_{0};
+  // Blocking streams: how much of the legacy stream's work is already waited
+  // for. The legacy stream: the same per blocking stream.
+  absl::Mutex seen_mutex_;
+  uint64_t seen_legacy_count_ ABSL_GUARDED_BY(seen_mutex_) = 0;
+  absl::flat_hash_map<const Stream*, uint64_t> seen_counts_ ABSL_GUARDED_BY(seen_mutex_);
 };
 
-// Resolves a stream argument: 0, kStreamLegacy and kStreamPerThread name the
-// current context's default stream; anything else must be a live stream of
-// the current context's device.
+// Resolves a stream argument: 0 and kStreamLegacy name the current
+// context's legacy default stream, kStreamPerThread this thread's default
+// stream of the current context; anything else must be a live stream of the
+// current context's device.
 absl::StatusOr<Stream*> ResolveStream(uint64_t handle);
+
+// --- Validated entry points (cuStream*, hipStream*) ---
+// `priority` is clamped to the range cuCtxGetStreamPriorityRange reports.
+absl::Status StreamCreate(HandleOut out, unsigned flags, int priority);
+absl::Status StreamDestroy(uint64_t stream);
+absl::Status StreamGetPriority(uint64_t stream, int* priority);
+absl::Status StreamGetFlags(uint64_t stream, unsigned* flags);
+absl::Status StreamGetContext(uint64_t stream, HandleOut out);
+absl::Status StreamGetDevice(uint64_t stream, int* device);
+absl::Status StreamQuery(uint64_t stream);  // kNotReady while work is pending
+absl::Status StreamSynchronize(uint64_t stream);
+absl::Status StreamWaitEvent(uint64_t stream, uint64_t event, unsigned flags);
+absl::Status StreamCopyAttributes(uint64_t dst, uint64_t src);
+// cuLaunchHostFunc: `fn(data)` runs after all earlier work of the stream;
+// later work waits for it.
+absl::Status LaunchHostFunc(uint64_t stream, void (*fn)(void*), void* data);
 
 }  // namespace streamhal
 

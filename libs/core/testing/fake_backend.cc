@@ -1,6 +1,8 @@
 #include "core/testing/fake_backend.h"
 
 #include <atomic>
+#include <chrono>
+#include <vector>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -60,12 +62,28 @@ class FakeStream : public BackendStream {
     std::memcpy(dst, At(src), size);
     return absl::OkStatus();
   }
+  // Commands already ran in order, so there is nothing to wait for, and a
+  // host function can run at once.
+  absl::Status RecordWait(BackendStream*, uint64_t) override { return absl::OkStatus(); }
+  absl::Status RecordHostFunction(void (*fn)(void*), void* data) override {
+    fn(data);
+    return absl::OkStatus();
+  }
+  absl::StatusOr<uint64_t> RecordTimestamp() override {
+    timestamps_.push_back(static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::steady_clock::now().time_since_epoch())
+            .count()));
+    return timestamps_.size() - 1;
+  }
+  absl::StatusOr<uint64_t> ReadTimestamp(uint64_t id) override { return timestamps_.at(id); }
   absl::StatusOr<uint64_t> Flush() override { return ++point_; }
   absl::Status Wait(uint64_t) override { return absl::OkStatus(); }
   absl::StatusOr<bool> IsComplete(uint64_t) override { return true; }
 
  private:
   uint64_t point_ = 0;
+  std::vector<uint64_t> timestamps_;
 };
 
 class FakeModule : public BackendModule {};

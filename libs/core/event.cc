@@ -1,0 +1,147 @@
+#include "core/event.h"
+
+#include "core/context.h"
+#include "core/status.h"
+#include "core/stream.h"
+
+namespace streamhal {
+namespace {
+
+// Whether the recorded point is reached. A stream that has been destroyed
+// finished its work first (CUDA), so its events are complete.
+absl::StatusOr<bool> IsComplete(const Event::Record& record) {
+  Stream* stream = LookupAs<Stream>(record.stream);
+  if (stream == nullptr) return true;
+  return stream->IsComplete(record.point);
+}
+
+}  // namespace
+
+absl::StatusOr<uint64_t> Event::TimestampNs() {
+  absl::MutexLock lock(&mutex_);
+  if (!record_.has_value() || !record_->timestamp_id.has_value()) {
+    return Error(ErrorCode::kInvalidHandle, "the event has no timestamp");
+  }
+  if (!record_->timestamp_ns.has_value()) {
+    Stream* stream = LookupAs<Stream>(record_->stream);
+    if (stream == nullptr) {
+      return Error(ErrorCode::kInvalidHandle,
+                   "the event's stream was destroyed before its time was read");
+    }
+    SH_ASSIGN_OR_RETURN(uint64_t ns, stream->backend()->ReadTimestamp(*record_->timestamp_id));
+    record_->timestamp_ns = ns;
+  }
+  return *record_->timestamp_ns;
+}
+
+absl::StatusOr<Event*> ResolveEvent(uint64_t handle) {
+  HandleState state;
+  Event* event = LookupAs<Event>(handle, &state);
+  if (event == nullptr) {
+    return Error(ErrorCode::kInvalidHandle, "event 0x", absl::Hex(handle),
+                 state == HandleState::kNull        ? " is null"
+                 : state == HandleState::kDestroyed ? " has been destroyed"
+                                                    : " is not an event");
+  }
+  return event;
+}
+
+absl::Status EventCreate(HandleOut out, unsigned flags) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuEventCreate: phEvent is null");
+  constexpr unsigned kKnown = kEventBlockingSync | kEventDisableTiming | kEventInterprocess;
+  if ((flags & ~kKnown) != 0) {
+    return Error(ErrorCode::kInvalidValue, "cuEventCreate: unknown flags 0x", absl::Hex(flags));
+  }
+  if ((flags & kEventInterprocess) != 0) {
+    // CUDA requires DISABLE_TIMING with INTERPROCESS; streamhal has no IPC.
+    return Error(ErrorCode::kInvalidValue,
+                 "cuEventCreate: interprocess events are not available (no IPC support)");
+  }
+  auto event = std::make_unique<Event>(context, flags);
+  out.Set(event->handle());
+  context->Adopt(std::move(event));
+  return absl::OkStatus();
+}
+
+absl::Status EventDestroy(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(handle));
+  // CUDA: destroying an event whose work is pending returns at once; the
+  // stream keeps going.
+  event->context()->Destroy(event);
+  return absl::OkStatus();
+}
+
+absl::Status EventRecord(uint64_t handle, uint64_t stream_handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(handle));
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  if (stream->context() != event->context()) {
+    return Error(ErrorCode::kInvalidHandle,
+                 "cuEventRecord: the event and the stream belong to different contexts");
+  }
+  Event::Record record;
+  record.stream = stream->handle();
+  if (event->timing()) {
+    SH_RETURN_IF_ERROR(stream->Record([&](BackendStream* backend) -> absl::Status {
+      SH_ASSIGN_OR_RETURN(uint64_t id, backend->RecordTimestamp());
+      record.timestamp_id = id;
+      return absl::OkStatus();
+    }));
+  } else {
+    // Still take part in the legacy-stream ordering, with no command.
+    SH_RETURN_IF_ERROR(stream->Record([](BackendStream*) { return absl::OkStatus(); }));
+  }
+  // Submitting makes the point exist, so other streams can wait on it.
+  SH_ASSIGN_OR_RETURN(record.point, stream->Flush());
+  event->set_record(record);
+  return absl::OkStatus();
+}
+
+absl::Status EventQuery(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(handle));
+  std::optional<Event::Record> record = event->last();
+  if (!record.has_value()) return absl::OkStatus();
+  SH_ASSIGN_OR_RETURN(bool complete, IsComplete(*record));
+  if (!complete) return Error(ErrorCode::kNotReady, "the event has not completed yet");
+  return absl::OkStatus();
+}
+
+absl::Status EventSynchronize(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(handle));
+  std::optional<Event::Record> record = event->last();
+  if (!record.has_value()) return absl::OkStatus();
+  Stream* stream = LookupAs<Stream>(record->stream);
+  if (stream == nullptr) return absl::OkStatus();
+  return stream->Wait(record->point);
+}
+
+absl::Status EventElapsedTime(float* ms, uint64_t start_handle, uint64_t end_handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (ms == nullptr) return Error(ErrorCode::kInvalidValue, "cuEventElapsedTime: pMilliseconds is null");
+  SH_ASSIGN_OR_RETURN(Event * start, ResolveEvent(start_handle));
+  SH_ASSIGN_OR_RETURN(Event * end, ResolveEvent(end_handle));
+  if (!start->timing() || !end->timing()) {
+    return Error(ErrorCode::kInvalidHandle,
+                 "cuEventElapsedTime: an event was created with CU_EVENT_DISABLE_TIMING");
+  }
+  std::optional<Event::Record> start_record = start->last();
+  std::optional<Event::Record> end_record = end->last();
+  if (!start_record.has_value() || !end_record.has_value()) {
+    return Error(ErrorCode::kInvalidHandle, "cuEventElapsedTime: an event was never recorded");
+  }
+  SH_ASSIGN_OR_RETURN(bool start_done, IsComplete(*start_record));
+  SH_ASSIGN_OR_RETURN(bool end_done, IsComplete(*end_record));
+  if (!start_done || !end_done) {
+    return Error(ErrorCode::kNotReady, "cuEventElapsedTime: an event has not completed yet");
+  }
+  SH_ASSIGN_OR_RETURN(uint64_t t0, start->TimestampNs());
+  SH_ASSIGN_OR_RETURN(uint64_t t1, end->TimestampNs());
+  *ms = static_cast<float>((static_cast<double>(t1) - static_cast<double>(t0)) / 1e6);
+  return absl::OkStatus();
+}
+
+}  // namespace streamhal

@@ -1,0 +1,78 @@
+// Events (cuEvent*, hipEvent*): markers in a stream that the host and other
+// streams can wait on, timed on the device with timestamp queries.
+#ifndef STREAMHAL_CORE_EVENT_H_
+#define STREAMHAL_CORE_EVENT_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "core/handle.h"
+
+namespace streamhal {
+
+class Context;
+class Stream;
+
+// Event flags (CUDA's values; HIP uses the same).
+inline constexpr unsigned kEventDefault = 0x0;
+inline constexpr unsigned kEventBlockingSync = 0x1;
+inline constexpr unsigned kEventDisableTiming = 0x2;
+inline constexpr unsigned kEventInterprocess = 0x4;
+
+class Event : public Object {
+ public:
+  static constexpr ObjectKind kKind = ObjectKind::kEvent;
+
+  Event(Context* context, unsigned flags) : Object(kKind), context_(context), flags_(flags) {}
+
+  Context* context() const { return context_; }
+  unsigned flags() const { return flags_; }
+  bool timing() const { return (flags_ & kEventDisableTiming) == 0; }
+
+  // Where the event was last recorded: a stream (by handle, so a destroyed
+  // stream is detected) and the point that completes it.
+  struct Record {
+    uint64_t stream = 0;
+    uint64_t point = 0;
+    std::optional<uint64_t> timestamp_id;
+    std::optional<uint64_t> timestamp_ns;  // read once, then kept
+  };
+  std::optional<Record> last() const {
+    absl::MutexLock lock(&mutex_);
+    return record_;
+  }
+  void set_record(Record record) {
+    absl::MutexLock lock(&mutex_);
+    record_ = record;
+  }
+  // The device time of the last record in nanoseconds (reads it once).
+  absl::StatusOr<uint64_t> TimestampNs();
+
+ private:
+  Context* const context_;
+  const unsigned flags_;
+  mutable absl::Mutex mutex_;
+  std::optional<Record> record_ ABSL_GUARDED_BY(mutex_);
+};
+
+absl::Status EventCreate(HandleOut out, unsigned flags);
+absl::Status EventDestroy(uint64_t event);
+// Records the event in `stream` (0: the legacy stream).
+absl::Status EventRecord(uint64_t event, uint64_t stream);
+// kNotReady while the recorded work is pending; a never-recorded event is
+// complete.
+absl::Status EventQuery(uint64_t event);
+absl::Status EventSynchronize(uint64_t event);
+// Milliseconds between two completed events, from device timestamps.
+absl::Status EventElapsedTime(float* ms, uint64_t start, uint64_t end);
+
+// Resolves an event handle; kInvalidHandle otherwise.
+absl::StatusOr<Event*> ResolveEvent(uint64_t event);
+
+}  // namespace streamhal
+
+#endif  // STREAMHAL_CORE_EVENT_H_
