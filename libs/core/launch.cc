@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/context.h"
+#include "core/event.h"
 #include "core/module.h"
 #include "core/memory.h"
 #include "core/status.h"
@@ -132,6 +133,18 @@ absl::Status LaunchKernel(uint64_t function_handle, const LaunchConfig& config) 
   dispatch.params = params;
   if (function->globals() != nullptr) dispatch.globals = function->globals()->backend.get();
   return stream->Record([&](BackendStream* backend) { return backend->RecordDispatch(dispatch); });
+}
+
+absl::Status LaunchKernelWithEvents(uint64_t function, const LaunchConfig& config,
+                                    uint64_t start_event, uint64_t stop_event) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  // Validate both events before anything is recorded.
+  if (start_event != 0) SH_RETURN_IF_ERROR(ResolveEvent(start_event).status());
+  if (stop_event != 0) SH_RETURN_IF_ERROR(ResolveEvent(stop_event).status());
+  if (start_event != 0) SH_RETURN_IF_ERROR(EventRecord(start_event, config.stream));
+  SH_RETURN_IF_ERROR(LaunchKernel(function, config));
+  if (stop_event != 0) SH_RETURN_IF_ERROR(EventRecord(stop_event, config.stream));
+  return absl::OkStatus();
 }
 
 }  // namespace streamhal

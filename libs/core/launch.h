@@ -36,6 +36,11 @@ void DecodeExtra(void** extra, const void* end_marker, LaunchConfig* config);
 
 absl::Status LaunchKernel(uint64_t function, const LaunchConfig& config);
 
+// hipExtModuleLaunchKernel: the launch bracketed by two optional events
+// (0 for none) recorded in the same stream just before and just after it.
+absl::Status LaunchKernelWithEvents(uint64_t function, const LaunchConfig& config,
+                                    uint64_t start_event, uint64_t stop_event);
+
 }  // namespace streamhal
 
 #endif  // STREAMHAL_CORE_LAUNCH_H_

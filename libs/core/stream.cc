@@ -179,4 +179,27 @@ absl::Status LaunchHostFunc(uint64_t handle, void (*fn)(void*), void* data) {
   return stream->Record([&](BackendStream* backend) { return backend->RecordHostFunction(fn, data); });
 }
 
+absl::Status StreamAddCallback(uint64_t handle, unsigned flags, StreamCallback callback,
+                               void* data) {
+  SH_RETURN_IF_ERROR(ResolveStream(handle).status());
+  if (callback == nullptr) return Error(ErrorCode::kInvalidValue, "cuStreamAddCallback: null");
+  if (flags != 0) return Error(ErrorCode::kInvalidValue, "cuStreamAddCallback: flags must be 0");
+  struct Pending {
+    StreamCallback callback;
+    uint64_t stream;
+    void* data;
+  };
+  auto* pending = new Pending{callback, handle, data};
+  absl::Status status = LaunchHostFunc(
+      handle,
+      [](void* raw) {
+        auto* p = static_cast<Pending*>(raw);
+        p->callback(p->stream, p->data);
+        delete p;
+      },
+      pending);
+  if (!status.ok()) delete pending;  // never scheduled
+  return status;
+}
+
 }  // namespace streamhal

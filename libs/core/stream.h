@@ -117,6 +117,11 @@ absl::Status StreamCopyAttributes(uint64_t dst, uint64_t src);
 // cuLaunchHostFunc: `fn(data)` runs after all earlier work of the stream;
 // later work waits for it.
 absl::Status LaunchHostFunc(uint64_t stream, void (*fn)(void*), void* data);
+// cuStreamAddCallback: like LaunchHostFunc, but the callback also receives
+// the stream handle the caller passed. `flags` must be 0.
+using StreamCallback = void (*)(uint64_t stream, void* data);
+absl::Status StreamAddCallback(uint64_t stream, unsigned flags, StreamCallback callback,
+                               void* data);
 
 }  // namespace streamhal
 

@@ -120,7 +120,6 @@ SH_NOT_IMPLEMENTED(cuLaunchCooperativeKernel,
                     unsigned int, unsigned int, unsigned int, CUstream, void**))
 SH_NOT_IMPLEMENTED(cuLaunchCooperativeKernelMultiDevice,
                    (CUDA_LAUNCH_PARAMS*, unsigned int, unsigned int))
-SH_NOT_IMPLEMENTED(cuLaunchHostFunc, (CUstream, CUhostFn, void*))
 SH_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessor, (int*, CUfunction, int, size_t))
 SH_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                    (int*, CUfunction, int, size_t, unsigned int))
@@ -130,25 +129,8 @@ SH_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSizeWithFlags,
                    (int*, int*, CUfunction, CUoccupancyB2DSize, size_t, int, unsigned int))
 
 // Streams
-SH_NOT_IMPLEMENTED(cuStreamCreate, (CUstream*, unsigned int))
-SH_NOT_IMPLEMENTED(cuStreamCreateWithPriority, (CUstream*, unsigned int, int))
-SH_NOT_IMPLEMENTED(cuStreamGetPriority, (CUstream, int*))
-SH_NOT_IMPLEMENTED(cuStreamGetFlags, (CUstream, unsigned int*))
-SH_NOT_IMPLEMENTED(cuStreamGetCtx, (CUstream, CUcontext*))
-SH_NOT_IMPLEMENTED(cuStreamWaitEvent, (CUstream, CUevent, unsigned int))
-SH_NOT_IMPLEMENTED(cuStreamAddCallback, (CUstream, CUstreamCallback, void*, unsigned int))
-SH_NOT_IMPLEMENTED(cuStreamQuery, (CUstream))
-SH_NOT_IMPLEMENTED(cuStreamSynchronize, (CUstream))
-SH_NOT_IMPLEMENTED(cuStreamDestroy, (CUstream))
-SH_NOT_IMPLEMENTED(cuStreamCopyAttributes, (CUstream, CUstream))
 
 // Events
-SH_NOT_IMPLEMENTED(cuEventCreate, (CUevent*, unsigned int))
-SH_NOT_IMPLEMENTED(cuEventRecord, (CUevent, CUstream))
-SH_NOT_IMPLEMENTED(cuEventQuery, (CUevent))
-SH_NOT_IMPLEMENTED(cuEventSynchronize, (CUevent))
-SH_NOT_IMPLEMENTED(cuEventDestroy, (CUevent))
-SH_NOT_IMPLEMENTED(cuEventElapsedTime, (float*, CUevent, CUevent))
 
 // Stream capture
 SH_NOT_IMPLEMENTED(cuStreamBeginCapture, (CUstream, CUstreamCaptureMode))

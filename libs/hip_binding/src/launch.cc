@@ -24,4 +24,37 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int grid_x, unsigned 
   return RuntimeCall([&] { return streamhal::LaunchKernel(HandleValue(f), config); });
 }
 
+// Sizes are global work sizes in work-items. Vulkan has no partial
+// workgroups, so the grid is rounded up: kernels bounds-check their index.
+hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t global_x, uint32_t global_y,
+                                    uint32_t global_z, uint32_t local_x, uint32_t local_y,
+                                    uint32_t local_z, size_t shared_mem_bytes, hipStream_t stream,
+                                    void** kernel_params, void** extra, hipEvent_t start_event,
+                                    hipEvent_t stop_event, uint32_t /*flags: ordering hints*/) {
+  auto blocks = [](uint32_t global, uint32_t local) {
+    return local == 0 ? 0u : static_cast<uint32_t>((uint64_t{global} + local - 1) / local);
+  };
+  streamhal::LaunchConfig config;
+  config.grid = {blocks(global_x, local_x), blocks(global_y, local_y), blocks(global_z, local_z)};
+  config.block = {local_x, local_y, local_z};
+  config.shared_bytes = static_cast<uint32_t>(shared_mem_bytes);
+  config.stream = HandleValue(stream);
+  config.kernel_params = kernel_params;
+  streamhal::DecodeExtra(extra, HIP_LAUNCH_PARAM_END, &config);
+  return RuntimeCall([&] {
+    return streamhal::LaunchKernelWithEvents(HandleValue(f), config, HandleValue(start_event),
+                                             HandleValue(stop_event));
+  });
+}
+
+hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t global_x, uint32_t global_y,
+                                    uint32_t global_z, uint32_t local_x, uint32_t local_y,
+                                    uint32_t local_z, size_t shared_mem_bytes, hipStream_t stream,
+                                    void** kernel_params, void** extra, hipEvent_t start_event,
+                                    hipEvent_t stop_event) {
+  return hipExtModuleLaunchKernel(f, global_x, global_y, global_z, local_x, local_y, local_z,
+                                  shared_mem_bytes, stream, kernel_params, extra, start_event,
+                                  stop_event, 0);
+}
+
 }  // extern "C"

@@ -80,12 +80,6 @@ SH_NOT_IMPLEMENTED(hipLinkDestroy, (hipLinkState_t))
 SH_NOT_IMPLEMENTED(hipFuncSetCacheConfig, (const void*, hipFuncCache_t))
 SH_NOT_IMPLEMENTED(hipFuncSetSharedMemConfig, (const void*, hipSharedMemConfig))
 SH_NOT_IMPLEMENTED(hipGetFuncBySymbol, (hipFunction_t*, const void*))
-SH_NOT_IMPLEMENTED(hipExtModuleLaunchKernel,
-                   (hipFunction_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
-                    size_t, hipStream_t, void**, void**, hipEvent_t, hipEvent_t, uint32_t))
-SH_NOT_IMPLEMENTED(hipHccModuleLaunchKernel,
-                   (hipFunction_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
-                    size_t, hipStream_t, void**, void**, hipEvent_t, hipEvent_t))
 SH_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernel,
                    (hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int,
                     unsigned int, unsigned int, unsigned int, hipStream_t, void**))
@@ -96,7 +90,6 @@ SH_NOT_IMPLEMENTED(hipLaunchCooperativeKernel,
                    (const void*, dim3, dim3, void**, unsigned int, hipStream_t))
 SH_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, (hipLaunchParams*, int, unsigned int))
 SH_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, (hipLaunchParams*, int, unsigned int))
-SH_NOT_IMPLEMENTED(hipLaunchHostFunc, (hipStream_t, hipHostFn_t, void*))
 SH_NOT_IMPLEMENTED_NULL(__hipRegisterFatBinary, (const void*))
 SH_NOT_IMPLEMENTED_VOID(__hipRegisterFunction, (void**, const void*, char*, const char*,
                                                 unsigned int, void*, void*, dim3*, dim3*, int*))
@@ -114,26 +107,8 @@ SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                    (int*, hipFunction_t, int, size_t, unsigned int))
 
 // Streams
-SH_NOT_IMPLEMENTED(hipStreamCreate, (hipStream_t*))
-SH_NOT_IMPLEMENTED(hipStreamCreateWithFlags, (hipStream_t*, unsigned int))
-SH_NOT_IMPLEMENTED(hipStreamCreateWithPriority, (hipStream_t*, unsigned int, int))
-SH_NOT_IMPLEMENTED(hipStreamDestroy, (hipStream_t))
-SH_NOT_IMPLEMENTED(hipStreamQuery, (hipStream_t))
-SH_NOT_IMPLEMENTED(hipStreamSynchronize, (hipStream_t))
-SH_NOT_IMPLEMENTED(hipStreamWaitEvent, (hipStream_t, hipEvent_t, unsigned int))
-SH_NOT_IMPLEMENTED(hipStreamGetFlags, (hipStream_t, unsigned int*))
-SH_NOT_IMPLEMENTED(hipStreamGetPriority, (hipStream_t, int*))
-SH_NOT_IMPLEMENTED(hipStreamGetDevice, (hipStream_t, hipDevice_t*))
-SH_NOT_IMPLEMENTED(hipStreamAddCallback, (hipStream_t, hipStreamCallback_t, void*, unsigned int))
 
 // Events
-SH_NOT_IMPLEMENTED(hipEventCreate, (hipEvent_t*))
-SH_NOT_IMPLEMENTED(hipEventCreateWithFlags, (hipEvent_t*, unsigned))
-SH_NOT_IMPLEMENTED(hipEventRecord, (hipEvent_t, hipStream_t))
-SH_NOT_IMPLEMENTED(hipEventQuery, (hipEvent_t))
-SH_NOT_IMPLEMENTED(hipEventSynchronize, (hipEvent_t))
-SH_NOT_IMPLEMENTED(hipEventDestroy, (hipEvent_t))
-SH_NOT_IMPLEMENTED(hipEventElapsedTime, (float*, hipEvent_t, hipEvent_t))
 
 // Memory
 SH_NOT_IMPLEMENTED(hipMallocManaged, (void**, size_t, unsigned int))

@@ -1,0 +1,37 @@
+// Events (cuEvent*).
+#include <cuda.h>
+
+#include "core/event.h"
+#include "core/handle.h"
+#include "result.h"
+
+using streamhal::HandleOut;
+using streamhal::HandleValue;
+using streamhal::cuda::ToCUresult;
+
+extern "C" {
+
+CUresult cuEventCreate(CUevent* event, unsigned int flags) {
+  return ToCUresult(streamhal::EventCreate(HandleOut(event), flags));
+}
+
+CUresult cuEventRecord(CUevent event, CUstream stream) {
+  return ToCUresult(streamhal::EventRecord(HandleValue(event), HandleValue(stream)));
+}
+
+CUresult cuEventQuery(CUevent event) { return ToCUresult(streamhal::EventQuery(HandleValue(event))); }
+
+CUresult cuEventSynchronize(CUevent event) {
+  return ToCUresult(streamhal::EventSynchronize(HandleValue(event)));
+}
+
+CUresult cuEventDestroy(CUevent event) {
+  return ToCUresult(streamhal::EventDestroy(HandleValue(event)));
+}
+
+CUresult cuEventElapsedTime(float* milliseconds, CUevent start, CUevent end) {
+  return ToCUresult(
+      streamhal::EventElapsedTime(milliseconds, HandleValue(start), HandleValue(end)));
+}
+
+}  // extern "C"

@@ -1,0 +1,82 @@
+// Streams (hipStream*, hipLaunchHostFunc).
+#include <hip/hip_runtime_api.h>
+
+#include "call.h"
+#include "core/handle.h"
+#include "core/stream.h"
+
+using streamhal::HandleOut;
+using streamhal::HandleValue;
+using streamhal::hip::RuntimeCall;
+
+extern "C" {
+
+hipError_t hipStreamCreate(hipStream_t* stream) {
+  return RuntimeCall([&] { return streamhal::StreamCreate(HandleOut(stream), 0, 0); });
+}
+
+hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags) {
+  return RuntimeCall([&] { return streamhal::StreamCreate(HandleOut(stream), flags, 0); });
+}
+
+hipError_t hipStreamCreateWithPriority(hipStream_t* stream, unsigned int flags, int priority) {
+  return RuntimeCall([&] { return streamhal::StreamCreate(HandleOut(stream), flags, priority); });
+}
+
+hipError_t hipStreamDestroy(hipStream_t stream) {
+  return RuntimeCall([&] { return streamhal::StreamDestroy(HandleValue(stream)); });
+}
+
+hipError_t hipStreamQuery(hipStream_t stream) {
+  return RuntimeCall([&] { return streamhal::StreamQuery(HandleValue(stream)); });
+}
+
+hipError_t hipStreamSynchronize(hipStream_t stream) {
+  return RuntimeCall([&] { return streamhal::StreamSynchronize(HandleValue(stream)); });
+}
+
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
+  return RuntimeCall([&] {
+    return streamhal::StreamWaitEvent(HandleValue(stream), HandleValue(event), flags);
+  });
+}
+
+hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int* flags) {
+  return RuntimeCall([&] { return streamhal::StreamGetFlags(HandleValue(stream), flags); });
+}
+
+hipError_t hipStreamGetPriority(hipStream_t stream, int* priority) {
+  return RuntimeCall([&] { return streamhal::StreamGetPriority(HandleValue(stream), priority); });
+}
+
+hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device) {
+  return RuntimeCall([&] { return streamhal::StreamGetDevice(HandleValue(stream), device); });
+}
+
+hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* user_data) {
+  return RuntimeCall([&] { return streamhal::LaunchHostFunc(HandleValue(stream), fn, user_data); });
+}
+
+hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* user_data,
+                                unsigned int flags) {
+  struct Call {
+    hipStreamCallback_t callback;
+    void* user_data;
+  };
+  auto* call = callback != nullptr ? new Call{callback, user_data} : nullptr;
+  const hipError_t result = RuntimeCall([&] {
+    return streamhal::StreamAddCallback(
+        HandleValue(stream), flags,
+        [](uint64_t handle, void* raw) {
+          auto* c = static_cast<Call*>(raw);
+          c->callback(streamhal::ToApiHandle<hipStream_t>(handle), hipSuccess, c->user_data);
+          delete c;
+        },
+        call);
+  });
+  if (result != hipSuccess) delete call;
+  return result;
+}
+
+
+}  // extern "C"
