@@ -10,12 +10,17 @@
 #include <thread>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/log.h"
 #include "core/status.h"
+#include "vk_backend/allocator.h"
+#include "vk_backend/grid_split.h"
+#include "vk_backend/kernel.h"
+#include "vk_backend/stream.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
@@ -114,7 +119,13 @@ struct PropertyChain {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
   VkPhysicalDeviceShaderCoreBuiltinsPropertiesARM arm_core = {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_BUILTINS_PROPERTIES_ARM};
+  VkPhysicalDeviceExternalMemoryHostPropertiesEXT external_memory_host = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+  VkPhysicalDeviceMaintenance4Properties maintenance4 = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
   bool has_subgroup_size_control = false;
+  bool has_external_memory_host = false;
+  bool has_maintenance4 = false;
   bool has_pci = false;
   bool has_amd_core = false;
   bool has_nv_sm = false;
@@ -135,6 +146,8 @@ struct PropertyChain {
     if (has_amd_core) chain.Add(&amd_core);
     if (has_nv_sm) chain.Add(&nv_sm);
     if (has_arm_core) chain.Add(&arm_core);
+    if (has_external_memory_host) chain.Add(&external_memory_host);
+    if (has_maintenance4) chain.Add(&maintenance4);
   }
 };
 
@@ -176,6 +189,8 @@ VulkanDevice::~VulkanDevice() {
     absl::MutexLock lock(&queue_mutex_);
     vkDeviceWaitIdle(device_);  // a lost device is no reason not to destroy
   }
+  kernel_objects_.reset();
+  allocator_.reset();
   vkDestroyDevice(device_, nullptr);
 }
 
@@ -282,6 +297,7 @@ absl::Status VulkanDevice::Probe() {
   f.shader_non_semantic_info =
       vulkan13 || HasExtension(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME);
   f.memory_budget = HasExtension(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+  f.uniform_buffer_standard_layout = supported.v12.uniformBufferStandardLayout;
 
   // Properties.
   PropertyChain chain;
@@ -291,9 +307,30 @@ absl::Status VulkanDevice::Probe() {
   chain.has_amd_core = HasExtension(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME);
   chain.has_nv_sm = HasExtension(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
   chain.has_arm_core = HasExtension(VK_ARM_SHADER_CORE_BUILTINS_EXTENSION_NAME);
+  chain.has_external_memory_host = HasExtension(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  chain.has_maintenance4 = vulkan13;
   chain.Link();
   vkGetPhysicalDeviceProperties2(physical_device_, &chain.core);
   vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+
+  if (chain.has_maintenance4) max_buffer_size_ = chain.maintenance4.maxBufferSize;
+  // cuMemHostRegister imports host memory into block buffers; the extension
+  // is used only when such buffers can be imported.
+  if (chain.has_external_memory_host &&
+      chain.external_memory_host.minImportedHostPointerAlignment > 0) {
+    VkPhysicalDeviceExternalBufferInfo buffer_info = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+    buffer_info.usage = kBlockBufferUsage;
+    buffer_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    VkExternalBufferProperties external = {VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+    vkGetPhysicalDeviceExternalBufferProperties(physical_device_, &buffer_info, &external);
+    if ((external.externalMemoryProperties.externalMemoryFeatures &
+         VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT) != 0) {
+      f.external_memory_host = true;
+      min_imported_host_pointer_alignment_ =
+          chain.external_memory_host.minImportedHostPointerAlignment;
+    }
+  }
 
   const bool is_cpu = vk_properties_.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
   const uint32_t warp_size = chain.subgroup.subgroupSize;
@@ -348,7 +385,10 @@ absl::Status VulkanDevice::Probe() {
   // not a Vulkan concept, so the per-block figure is all that is known.
   p.shared_memory_per_block = ClampToInt(limits.maxComputeSharedMemorySize);
   p.shared_memory_per_multiprocessor = p.shared_memory_per_block;
-  p.max_push_constant_size = ClampToInt(limits.maxPushConstantsSize);
+  // The last kGridInfoBytes of push constants are kept for the grid info of
+  // split launches (grid_split.h); bigger parameter blocks go to a uniform
+  // buffer.
+  p.max_push_constant_size = ClampToInt(limits.maxPushConstantsSize - kGridInfoBytes);
   p.warp_size = ClampToInt(warp_size);
 
   // Vulkan does not expose the number of compute units. The vendor
@@ -417,7 +457,7 @@ absl::Status VulkanDevice::Probe() {
   // above.
   p.compute_capability_major = 8;
   p.compute_capability_minor = 0;
-  // Device addresses and host pointers are not yet proven disjoint.
+  // Decided below by ProbeUnifiedAddressing().
   p.unified_addressing = false;
   p.concurrent_kernels = true;
   p.async_engine_count = 1;
@@ -426,7 +466,96 @@ absl::Status VulkanDevice::Probe() {
   Log(LogLevel::kDebug, "Vulkan device \"", p.name, "\": API ", VersionString(p.api_version),
       ", queue family ", queue_family_index_, ", warp ", p.warp_size, ", memory ", p.total_memory,
       " bytes");
+  ProbeUnifiedAddressing();
   return absl::OkStatus();
+}
+
+VulkanDevice::AllocatorLimits VulkanDevice::allocator_limits() const {
+  const VkPhysicalDeviceLimits& limits = vk_properties_.limits;
+  AllocatorLimits out;
+  // CUDA promises 256 bytes; descriptors need their own offset alignments.
+  out.alignment = std::max<uint64_t>(
+      {256, limits.minStorageBufferOffsetAlignment, limits.minUniformBufferOffsetAlignment});
+  out.max_allocation_size = properties_.max_allocation_size;
+  if (max_buffer_size_ > 0) {
+    out.max_allocation_size = std::min(out.max_allocation_size, max_buffer_size_);
+  }
+  return out;
+}
+
+void VulkanDevice::ProbeUnifiedAddressing() {
+  // Properties are immutable once the device is enumerated, so the answer
+  // comes from real allocations on a device of its own, made now. A driver
+  // answers the same way for the life of the process: later enumerations
+  // reuse the first answer.
+  static absl::Mutex cache_mutex(absl::kConstInit);
+  static auto* cache ABSL_GUARDED_BY(cache_mutex) = new absl::flat_hash_map<std::string, bool>;
+  const std::string key =
+      absl::StrCat(std::string(properties_.uuid.begin(), properties_.uuid.end()), "/",
+                   properties_.driver_version, "/", properties_.name);
+  {
+    absl::MutexLock lock(&cache_mutex);
+    auto it = cache->find(key);
+    if (it != cache->end()) {
+      properties_.unified_addressing = it->second;
+      return;
+    }
+  }
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = queue_family_index_;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  VkPhysicalDeviceVulkan12Features features12 = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  features12.bufferDeviceAddress = VK_TRUE;
+  VkDeviceCreateInfo create_info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features12};
+  create_info.queueCreateInfoCount = 1;
+  create_info.pQueueCreateInfos = &queue_info;
+  std::vector<const char*> extensions;
+  if (HasExtension(kPortabilitySubsetExtension)) extensions.push_back(kPortabilitySubsetExtension);
+  create_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  create_info.ppEnabledExtensionNames = extensions.data();
+  VkDevice probe = VK_NULL_HANDLE;
+  VkResult result = vkCreateDevice(physical_device_, &create_info, nullptr, &probe);
+  if (result != VK_SUCCESS) {
+    Log(LogLevel::kWarning, "Vulkan device \"", properties_.name,
+        "\": no unified addressing (the probe device failed: ", VkResultName(result), ")");
+    return;
+  }
+  absl::Status status;
+  {
+    AllocatorConfig config;
+    config.device = probe;
+    config.memory_properties = memory_properties_;
+    config.alignment = allocator_limits().alignment;
+    config.max_allocation_size = allocator_limits().max_allocation_size;
+    config.device_block_size = 1 << 20;
+    config.pinned_block_size = 1 << 20;
+    config.require_disjoint = true;
+    absl::StatusOr<std::unique_ptr<MemoryAllocator>> allocator = MemoryAllocator::Create(config);
+    status = allocator.status();
+    if (status.ok()) {
+      for (MemoryKind kind : {MemoryKind::kDevice, MemoryKind::kHostPinned}) {
+        absl::StatusOr<std::unique_ptr<VulkanAllocation>> allocation =
+            (*allocator)->Allocate(256, kind);
+        if (!allocation.ok()) {
+          status = allocation.status();
+          break;
+        }
+      }
+    }
+  }
+  vkDestroyDevice(probe, nullptr);
+  properties_.unified_addressing = status.ok();
+  {
+    absl::MutexLock lock(&cache_mutex);
+    cache->emplace(key, status.ok());
+  }
+  if (!status.ok()) {
+    Log(LogLevel::kWarning, "Vulkan device \"", properties_.name,
+        "\": no unified addressing: ", status.message());
+  }
 }
 
 absl::Status VulkanDevice::EnsureLogicalDevice() {
@@ -434,6 +563,30 @@ absl::Status VulkanDevice::EnsureLogicalDevice() {
   absl::MutexLock lock(&init_mutex_);
   if (created_.load(std::memory_order_relaxed)) return absl::OkStatus();
   SH_RETURN_IF_ERROR(CreateLogicalDevice());
+  // Published together with the device: allocations, kernels and streams
+  // use them without a lock.
+  AllocatorConfig config;
+  config.device = device_;
+  config.memory_properties = memory_properties_;
+  config.alignment = allocator_limits().alignment;
+  config.max_allocation_size = allocator_limits().max_allocation_size;
+  config.device_local_heap_mask = device_local_heap_mask_;
+  config.require_disjoint = properties_.unified_addressing;
+  config.external_memory_host = features_.external_memory_host;
+  config.min_imported_host_pointer_alignment = min_imported_host_pointer_alignment_;
+  config.allocated_bytes = &allocated_bytes_;
+  absl::StatusOr<std::unique_ptr<MemoryAllocator>> allocator = MemoryAllocator::Create(config);
+  absl::StatusOr<std::unique_ptr<KernelObjects>> objects =
+      allocator.ok() ? KernelObjects::Create(device_) : allocator.status();
+  if (!objects.ok()) {
+    allocator = nullptr;
+    vkDestroyDevice(device_, nullptr);
+    device_ = VK_NULL_HANDLE;
+    queue_ = VK_NULL_HANDLE;
+    return objects.status();
+  }
+  allocator_ = *std::move(allocator);
+  kernel_objects_ = *std::move(objects);
   created_.store(true, std::memory_order_release);
   return absl::OkStatus();
 }
@@ -458,6 +611,7 @@ absl::Status VulkanDevice::CreateLogicalDevice() {
       f.shader_buffer_float32_atomic_add || f.shader_shared_float32_atomic_add;
   if (layout.atomic_float_ext) extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   if (f.memory_budget) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+  if (f.external_memory_host) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   if (HasExtension(kPortabilitySubsetExtension)) extensions.push_back(kPortabilitySubsetExtension);
 
   // Everything starts VK_FALSE; only what features_ chose is turned on.
@@ -474,6 +628,7 @@ absl::Status VulkanDevice::CreateLogicalDevice() {
   enabled.v12.storageBuffer8BitAccess = on(f.storage_buffer_8bit_access);
   enabled.v12.uniformAndStorageBuffer8BitAccess = on(f.uniform_and_storage_buffer_8bit_access);
   enabled.v12.scalarBlockLayout = on(f.scalar_block_layout);
+  enabled.v12.uniformBufferStandardLayout = on(f.uniform_buffer_standard_layout);
   enabled.v12.hostQueryReset = on(f.host_query_reset);
   enabled.v12.shaderBufferInt64Atomics = on(f.shader_buffer_int64_atomics);
   enabled.v12.shaderSharedInt64Atomics = on(f.shader_shared_int64_atomics);
@@ -551,6 +706,43 @@ absl::Status VulkanDevice::WaitIdle() {
   // synchronised; the backend has one queue, guarded by queue_mutex_.
   absl::MutexLock lock(&queue_mutex_);
   return VkResultToStatus(vkDeviceWaitIdle(device_), "vkDeviceWaitIdle");
+}
+
+absl::StatusOr<std::unique_ptr<BackendAllocation>> VulkanDevice::Allocate(uint64_t size,
+                                                                          MemoryKind kind) {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanAllocation> allocation,
+                      allocator_->Allocate(size, kind));
+  return std::unique_ptr<BackendAllocation>(std::move(allocation));
+}
+
+absl::StatusOr<std::unique_ptr<BackendAllocation>> VulkanDevice::RegisterHostMemory(void* pointer,
+                                                                                    uint64_t size) {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanAllocation> allocation,
+                      allocator_->ImportHostMemory(pointer, size));
+  return std::unique_ptr<BackendAllocation>(std::move(allocation));
+}
+
+absl::StatusOr<std::unique_ptr<BackendModule>> VulkanDevice::CreateModule(
+    const std::vector<uint32_t>& spirv) {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanModule> module, VulkanModule::Create(this, spirv));
+  return std::unique_ptr<BackendModule>(std::move(module));
+}
+
+absl::StatusOr<std::unique_ptr<BackendKernel>> VulkanDevice::CreateKernel(
+    BackendModule* module, const KernelLayout& layout) {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanKernel> kernel,
+                      VulkanKernel::Create(this, static_cast<VulkanModule*>(module), layout));
+  return std::unique_ptr<BackendKernel>(std::move(kernel));
+}
+
+absl::StatusOr<std::unique_ptr<BackendStream>> VulkanDevice::CreateStream() {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanStream> stream, VulkanStream::Create(this));
+  return std::unique_ptr<BackendStream>(std::move(stream));
 }
 
 }  // namespace streamhal::vk

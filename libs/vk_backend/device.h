@@ -21,6 +21,9 @@
 
 namespace streamhal::vk {
 
+class KernelObjects;
+class MemoryAllocator;
+
 // Device features the backend enables on the VkDevice: the three required
 // ones are true on every VulkanDevice, the others where the device supports
 // them. Later code (kernel loading, streams) asks here instead of querying
@@ -56,6 +59,12 @@ struct DeviceFeatures {
   bool shader_non_semantic_info = false;
   // VK_EXT_memory_budget is enabled: GetMemoryInfo reports the driver budget.
   bool memory_budget = false;
+  // Uniform buffers may use the std430-like layout of push constants (big
+  // parameter blocks moved to a uniform buffer need it).
+  bool uniform_buffer_standard_layout = false;
+  // VK_EXT_external_memory_host is enabled and block buffers can import host
+  // allocations (cuMemHostRegister).
+  bool external_memory_host = false;
 };
 
 class VulkanDevice : public streamhal::BackendDevice {
@@ -79,6 +88,22 @@ class VulkanDevice : public streamhal::BackendDevice {
   absl::Status GetMemoryInfo(uint64_t* free_bytes, uint64_t* total_bytes) override;
   // Creates the VkDevice if needed, then vkDeviceWaitIdle.
   absl::Status WaitIdle() override;
+
+  // Memory (allocator.h), kernels (kernel.h) and streams (stream.h). Each
+  // creates the VkDevice if needed.
+  absl::StatusOr<std::unique_ptr<BackendAllocation>> Allocate(uint64_t size,
+                                                              MemoryKind kind) override;
+  absl::StatusOr<std::unique_ptr<BackendAllocation>> RegisterHostMemory(void* pointer,
+                                                                        uint64_t size) override;
+  absl::StatusOr<std::unique_ptr<BackendModule>> CreateModule(
+      const std::vector<uint32_t>& spirv) override;
+  absl::StatusOr<std::unique_ptr<BackendKernel>> CreateKernel(BackendModule* module,
+                                                              const KernelLayout& layout) override;
+  absl::StatusOr<std::unique_ptr<BackendStream>> CreateStream() override;
+
+  // Valid once EnsureLogicalDevice() succeeded.
+  MemoryAllocator& allocator() const { return *allocator_; }
+  const KernelObjects& kernel_objects() const { return *kernel_objects_; }
 
   // Creates the VkDevice and its compute queue on first call (thread-safe);
   // later calls return the first call's result cheaply.
@@ -112,6 +137,10 @@ class VulkanDevice : public streamhal::BackendDevice {
   uint32_t max_subgroup_size() const { return max_subgroup_size_; }
   // Bit i set: memory heap i counts towards total_memory.
   uint32_t device_local_heap_mask() const { return device_local_heap_mask_; }
+  // VK_EXT_external_memory_host's import alignment (0 without it).
+  uint64_t min_imported_host_pointer_alignment() const {
+    return min_imported_host_pointer_alignment_;
+  }
   bool HasExtension(std::string_view name) const;
 
   // Bytes of device memory this process holds; the allocator bumps it. Used
@@ -131,6 +160,16 @@ class VulkanDevice : public streamhal::BackendDevice {
   // the device is unusable.
   absl::Status Probe();
   absl::Status CreateLogicalDevice() ABSL_EXCLUSIVE_LOCKS_REQUIRED(init_mutex_);
+  // Decides DeviceProperties::unified_addressing with a short-lived device:
+  // true when memory of the types the allocator uses gets device ranges that
+  // can be kept apart from host memory (see allocator.h).
+  void ProbeUnifiedAddressing();
+  // What the allocator is created with.
+  struct AllocatorLimits {
+    uint64_t alignment = 256;
+    uint64_t max_allocation_size = 0;
+  };
+  AllocatorLimits allocator_limits() const;
 
   const std::shared_ptr<VulkanInstance> instance_;
   const VkPhysicalDevice physical_device_;
@@ -147,6 +186,8 @@ class VulkanDevice : public streamhal::BackendDevice {
   uint32_t min_subgroup_size_ = 0;
   uint32_t max_subgroup_size_ = 0;
   uint32_t device_local_heap_mask_ = 0;
+  uint64_t min_imported_host_pointer_alignment_ = 0;
+  uint64_t max_buffer_size_ = 0;  // Vulkan 1.3; 0 when unknown
 
   // Written once under init_mutex_, then published by created_ (release), so
   // device() and queue() need no lock.
@@ -154,6 +195,8 @@ class VulkanDevice : public streamhal::BackendDevice {
   std::atomic<bool> created_{false};
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
+  std::unique_ptr<MemoryAllocator> allocator_;
+  std::unique_ptr<KernelObjects> kernel_objects_;
 
   absl::Mutex queue_mutex_;
   std::atomic<uint64_t> allocated_bytes_{0};

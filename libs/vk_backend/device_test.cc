@@ -10,6 +10,7 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "vk_backend/grid_split.h"
 #include "vk_backend/instance.h"
 
 namespace streamhal::vk {
@@ -82,8 +83,10 @@ TEST_F(LavapipeDeviceTest, LimitsMatchTheVulkanLimits) {
   EXPECT_GE(p.max_grid_dim[2], 65535);
   EXPECT_EQ(p.shared_memory_per_block, static_cast<int>(limits.maxComputeSharedMemorySize));
   EXPECT_EQ(p.shared_memory_per_multiprocessor, p.shared_memory_per_block);
-  EXPECT_EQ(p.max_push_constant_size, static_cast<int>(limits.maxPushConstantsSize));
-  EXPECT_GE(p.max_push_constant_size, 128);
+  // The grid info of split launches takes the last push-constant bytes.
+  EXPECT_EQ(p.max_push_constant_size,
+            static_cast<int>(limits.maxPushConstantsSize - kGridInfoBytes));
+  EXPECT_GE(p.max_push_constant_size, 128 - static_cast<int>(kGridInfoBytes));
   EXPECT_EQ(p.total_constant_memory, static_cast<int>(limits.maxUniformBufferRange));
   EXPECT_EQ(p.min_storage_buffer_offset_alignment, limits.minStorageBufferOffsetAlignment);
   EXPECT_EQ(p.texture_alignment, static_cast<int>(limits.minTexelBufferOffsetAlignment));
@@ -215,6 +218,23 @@ TEST_F(LavapipeDeviceTest, QueueFamilyCanCompute) {
   vkGetPhysicalDeviceQueueFamilyProperties(device_->physical_device(), &count, families.data());
   ASSERT_LT(device_->queue_family_index(), count);
   EXPECT_NE(families[device_->queue_family_index()].queueFlags & VK_QUEUE_COMPUTE_BIT, 0u);
+}
+
+TEST_F(LavapipeDeviceTest, MemoryFeaturesAreEnabledWhenSupported) {
+  const DeviceFeatures& f = device_->features();
+  // lavapipe (Mesa 22.3) has both: big parameter blocks read std430
+  // uniform buffers, and cuMemHostRegister imports host memory.
+  EXPECT_TRUE(f.uniform_buffer_standard_layout);
+  EXPECT_TRUE(f.external_memory_host);
+  EXPECT_EQ(device_->min_imported_host_pointer_alignment(), 4096u);
+}
+
+TEST_F(LavapipeDeviceTest, UnifiedAddressingIsProvenBeforeTheDeviceIsOpened) {
+  // Decided at enumeration (properties never change afterwards) with real
+  // allocations on a short-lived device: lavapipe maps memory at its device
+  // address, so device ranges cannot alias other host memory.
+  EXPECT_TRUE(device_->properties().unified_addressing);
+  EXPECT_EQ(device_->device(), VK_NULL_HANDLE);
 }
 
 TEST_F(LavapipeDeviceTest, ReportsExtensionsItHas) {

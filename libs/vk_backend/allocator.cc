@@ -1,0 +1,523 @@
+#include "vk_backend/allocator.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <utility>
+#include <vector>
+
+#include "core/log.h"
+#include "core/status.h"
+#include "vk_backend/vk_status.h"
+
+namespace streamhal::vk {
+namespace {
+
+// A block whose range cannot be guarded is kept while the next one is made,
+// so the driver hands out a different range; this many tries, then the
+// allocation fails rather than break the unified-addressing promise.
+constexpr int kGuardAttempts = 4;
+
+bool AlignUp(uint64_t value, uint64_t alignment, uint64_t* out) {
+  const uint64_t mask = alignment - 1;
+  if (value > UINT64_MAX - mask) return false;
+  *out = (value + mask) & ~mask;
+  return true;
+}
+
+uint64_t PageSize() {
+  static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return page;
+}
+
+absl::Status VkError(VkResult result, absl::string_view what) {
+  if (result == VK_ERROR_INVALID_EXTERNAL_HANDLE) {
+    return Error(ErrorCode::kInvalidValue, what, " failed: the host memory cannot be imported (",
+                 VkResultName(result), ")");
+  }
+  return VkResultToStatus(result, what);
+}
+
+uint32_t HeapOf(const VkPhysicalDeviceMemoryProperties& properties, uint32_t type) {
+  return properties.memoryTypes[type].heapIndex;
+}
+
+}  // namespace
+
+// --- HostRangeReservation ---
+
+HostRangeReservation::~HostRangeReservation() { Release(); }
+
+HostRangeReservation::HostRangeReservation(HostRangeReservation&& other) noexcept
+    : begin_(std::exchange(other.begin_, 0)), size_(std::exchange(other.size_, 0)) {}
+
+HostRangeReservation& HostRangeReservation::operator=(HostRangeReservation&& other) noexcept {
+  if (this != &other) {
+    Release();
+    begin_ = std::exchange(other.begin_, 0);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+bool HostRangeReservation::Reserve(uint64_t address, uint64_t size) {
+  Release();
+  const uint64_t page = PageSize();
+  const uint64_t begin = address & ~(page - 1);
+  uint64_t end = 0;
+  if (size == 0 || address > UINT64_MAX - size || !AlignUp(address + size, page, &end)) {
+    return false;
+  }
+  if (begin == 0 || end > static_cast<uint64_t>(UINTPTR_MAX)) return false;
+  void* hint = reinterpret_cast<void*>(static_cast<uintptr_t>(begin));
+  const size_t length = static_cast<size_t>(end - begin);
+  // MAP_FIXED_NOREPLACE fails with EEXIST instead of replacing a mapping.
+  // Kernels older than 4.17 ignore the flag and treat the address as a hint,
+  // which the address check below catches.
+  void* result = mmap(hint, length, PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (result == MAP_FAILED) return false;
+  if (result != hint) {
+    munmap(result, length);
+    return false;
+  }
+  begin_ = static_cast<uintptr_t>(begin);
+  size_ = length;
+  return true;
+}
+
+void HostRangeReservation::Release() {
+  if (size_ == 0) return;
+  munmap(reinterpret_cast<void*>(begin_), size_);
+  begin_ = 0;
+  size_ = 0;
+}
+
+// --- MemoryBlock ---
+
+absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryBlock::Create(VkDevice device,
+                                                                 const BlockOptions& options) {
+  std::unique_ptr<MemoryBlock> block(new MemoryBlock(device));
+  block->size_ = options.size;
+  block->memory_type_ = options.memory_type;
+
+  VkExternalMemoryBufferCreateInfo external_buffer = {
+      VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  external_buffer.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  VkBufferCreateInfo buffer_info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buffer_info.pNext = options.import_pointer != nullptr ? &external_buffer : nullptr;
+  buffer_info.size = options.size;
+  buffer_info.usage = kBlockBufferUsage;
+  buffer_info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  SH_RETURN_IF_ERROR(
+      VkError(vkCreateBuffer(device, &buffer_info, nullptr, &block->buffer_), "vkCreateBuffer"));
+
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(device, block->buffer_, &requirements);
+  if ((requirements.memoryTypeBits & (1u << options.memory_type)) == 0) {
+    return Error(ErrorCode::kOutOfMemory, "memory type ", options.memory_type,
+                 " cannot back a buffer with the required usage");
+  }
+
+  VkMemoryAllocateFlagsInfo flags_info = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags_info.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  VkImportMemoryHostPointerInfoEXT import_info = {
+      VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+  import_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  import_info.pHostPointer = options.import_pointer;
+  import_info.pNext = &flags_info;
+  VkMemoryAllocateInfo allocate_info = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocate_info.pNext =
+      options.import_pointer != nullptr ? static_cast<const void*>(&import_info) : &flags_info;
+  // An import covers exactly the host range; an allocation what the buffer
+  // needs.
+  allocate_info.allocationSize =
+      options.import_pointer != nullptr ? options.size : requirements.size;
+  allocate_info.memoryTypeIndex = options.memory_type;
+  SH_RETURN_IF_ERROR(VkError(vkAllocateMemory(device, &allocate_info, nullptr, &block->memory_),
+                             "vkAllocateMemory"));
+  SH_RETURN_IF_ERROR(
+      VkError(vkBindBufferMemory(device, block->buffer_, block->memory_, 0), "vkBindBufferMemory"));
+  if (options.map) {
+    void* mapped = nullptr;
+    SH_RETURN_IF_ERROR(
+        VkError(vkMapMemory(device, block->memory_, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory"));
+    block->mapped_ = static_cast<uint8_t*>(mapped);
+  }
+  VkBufferDeviceAddressInfo address_info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+  address_info.buffer = block->buffer_;
+  block->address_ = vkGetBufferDeviceAddress(device, &address_info);
+  if (block->address_ == 0) {
+    return Error(ErrorCode::kOutOfMemory, "vkGetBufferDeviceAddress returned 0");
+  }
+
+  return block;
+}
+
+bool MemoryBlock::GuardAddresses(const void* import_pointer) {
+  const uintptr_t host_at =
+      reinterpret_cast<uintptr_t>(import_pointer != nullptr ? import_pointer : mapped_);
+  if (host_at != 0 && host_at == address_) {
+    // The device range is this block's own host memory.
+    guard_ = AddressGuard::kHostMapped;
+    return true;
+  }
+  if (reservation_.Reserve(address_, size_)) {
+    guard_ = AddressGuard::kReserved;
+    return true;
+  }
+  return false;
+}
+
+MemoryBlock::~MemoryBlock() {
+  // The memory goes before the reservation: while the range is still a
+  // device range, no host allocation may take it.
+  if (buffer_ != VK_NULL_HANDLE) vkDestroyBuffer(device_, buffer_, nullptr);
+  if (memory_ != VK_NULL_HANDLE) vkFreeMemory(device_, memory_, nullptr);  // unmaps too
+  buffer_ = VK_NULL_HANDLE;
+  memory_ = VK_NULL_HANDLE;
+}
+
+// --- VulkanAllocation ---
+
+VulkanAllocation::~VulkanAllocation() {
+  if (pool_ != nullptr) {
+    pool_->Free(block_, offset_, reserved_);
+  } else if (dedicated_ != nullptr) {
+    allocator_->DestroyBlock(std::move(dedicated_));
+  }
+}
+
+// --- MemoryPool ---
+
+MemoryPool::MemoryPool(MemoryAllocator* allocator, uint32_t memory_type, bool map,
+                       uint64_t block_size)
+    : allocator_(allocator), memory_type_(memory_type), map_(map), block_size_(block_size) {}
+
+MemoryPool::~MemoryPool() {
+  absl::MutexLock lock(&mutex_);
+  for (auto& [id, block] : blocks_) {
+    if (block->used_ != 0) {
+      Log(LogLevel::kWarning, "Vulkan memory pool destroyed with ", block->used_,
+          " bytes still allocated");
+    }
+    allocator_->DestroyBlock(std::move(block));
+  }
+  blocks_.clear();
+}
+
+void MemoryPool::Carve(MemoryBlock* block, const FreeRange& range, uint64_t size) {
+  free_by_size_.erase(range);
+  block->free_by_offset_.erase(range.offset);
+  if (range.size > size) {
+    const FreeRange rest{range.size - size, range.block_id, range.offset + size};
+    free_by_size_.insert(rest);
+    block->free_by_offset_.emplace(rest.offset, rest.size);
+  }
+  if (block->used_ == 0) --empty_blocks_;
+  block->used_ += size;
+}
+
+absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryPool::Allocate(uint64_t size,
+                                                                       uint64_t requested) {
+  absl::MutexLock lock(&mutex_);
+  auto it = free_by_size_.lower_bound(FreeRange{size, 0, 0});
+  if (it == free_by_size_.end()) {
+    BlockOptions options;
+    options.memory_type = memory_type_;
+    options.size = block_size_;
+    options.map = map_;
+    SH_ASSIGN_OR_RETURN(std::unique_ptr<MemoryBlock> block, allocator_->CreateBlock(options));
+    block->id_ = next_block_id_++;
+    block->free_by_offset_.emplace(0, block_size_);
+    it = free_by_size_.insert(FreeRange{block_size_, block->id_, 0}).first;
+    ++empty_blocks_;
+    blocks_.emplace(block->id_, std::move(block));
+  }
+  const FreeRange range = *it;
+  MemoryBlock* block = blocks_.at(range.block_id).get();
+  Carve(block, range, size);
+
+  std::unique_ptr<VulkanAllocation> allocation(new VulkanAllocation);
+  allocation->allocator_ = allocator_;
+  allocation->pool_ = this;
+  allocation->block_ = block;
+  allocation->offset_ = range.offset;
+  allocation->reserved_ = size;
+  allocation->device_address_ = block->address() + range.offset;
+  allocation->size_ = requested;
+  allocation->host_pointer_ = block->mapped() != nullptr ? block->mapped() + range.offset : nullptr;
+  return allocation;
+}
+
+void MemoryPool::Free(MemoryBlock* block, uint64_t offset, uint64_t size) {
+  std::unique_ptr<MemoryBlock> released;
+  {
+    absl::MutexLock lock(&mutex_);
+    block->used_ -= size;
+    // Coalesce with the free neighbours so the block can become whole again.
+    auto next = block->free_by_offset_.find(offset + size);
+    if (next != block->free_by_offset_.end()) {
+      free_by_size_.erase(FreeRange{next->second, block->id_, next->first});
+      size += next->second;
+      block->free_by_offset_.erase(next);
+    }
+    auto prev = block->free_by_offset_.lower_bound(offset);
+    if (prev != block->free_by_offset_.begin()) {
+      --prev;
+      if (prev->first + prev->second == offset) {
+        free_by_size_.erase(FreeRange{prev->second, block->id_, prev->first});
+        offset = prev->first;
+        size += prev->second;
+        block->free_by_offset_.erase(prev);
+      }
+    }
+    block->free_by_offset_.emplace(offset, size);
+    free_by_size_.insert(FreeRange{size, block->id_, offset});
+    if (block->used_ == 0) {
+      ++empty_blocks_;
+      // One empty block stays as a spare so alloc/free cycles do not churn
+      // vkAllocateMemory.
+      if (empty_blocks_ > 1) {
+        free_by_size_.erase(FreeRange{block_size_, block->id_, 0});
+        auto owned = blocks_.find(block->id_);
+        released = std::move(owned->second);
+        blocks_.erase(owned);
+        --empty_blocks_;
+      }
+    }
+  }
+  if (released != nullptr) allocator_->DestroyBlock(std::move(released));
+}
+
+MemoryPool::Stats MemoryPool::GetStats() {
+  absl::MutexLock lock(&mutex_);
+  Stats stats;
+  stats.blocks = blocks_.size();
+  stats.empty_blocks = empty_blocks_;
+  for (const auto& [id, block] : blocks_) stats.used_bytes += block->used_;
+  return stats;
+}
+
+// --- MemoryAllocator ---
+
+int ChooseDeviceMemoryType(const VkPhysicalDeviceMemoryProperties& properties, uint32_t type_bits) {
+  int any = -1;
+  for (uint32_t i = 0; i < properties.memoryTypeCount; ++i) {
+    if ((type_bits & (1u << i)) == 0) continue;
+    if ((properties.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0) {
+      return static_cast<int>(i);
+    }
+    if (any < 0) any = static_cast<int>(i);
+  }
+  return any;
+}
+
+int ChoosePinnedMemoryType(const VkPhysicalDeviceMemoryProperties& properties, uint32_t type_bits) {
+  constexpr VkMemoryPropertyFlags kRequired =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  int best = -1;
+  int best_score = -1;
+  for (uint32_t i = 0; i < properties.memoryTypeCount; ++i) {
+    if ((type_bits & (1u << i)) == 0) continue;
+    const VkMemoryPropertyFlags flags = properties.memoryTypes[i].propertyFlags;
+    if ((flags & kRequired) != kRequired) continue;
+    // Cached memory makes host reads fast; system memory keeps the small
+    // BAR heap of a discrete GPU for device allocations.
+    int score = 0;
+    if ((flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0) score += 2;
+    if ((flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) == 0) score += 1;
+    if (score > best_score) {
+      best = static_cast<int>(i);
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+absl::StatusOr<std::unique_ptr<MemoryAllocator>> MemoryAllocator::Create(
+    const AllocatorConfig& config) {
+  std::unique_ptr<MemoryAllocator> allocator(new MemoryAllocator(config));
+  // Buffers with the same usage accept the same memory types (Vulkan), so
+  // one small buffer tells what every block buffer accepts.
+  VkBufferCreateInfo buffer_info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buffer_info.size = config.alignment;
+  buffer_info.usage = kBlockBufferUsage;
+  VkBuffer probe = VK_NULL_HANDLE;
+  SH_VK_RETURN_IF_ERROR(vkCreateBuffer(config.device, &buffer_info, nullptr, &probe),
+                        "vkCreateBuffer");
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(config.device, probe, &requirements);
+  vkDestroyBuffer(config.device, probe, nullptr);
+  allocator->buffer_memory_type_bits_ = requirements.memoryTypeBits;
+
+  const int device_type =
+      ChooseDeviceMemoryType(config.memory_properties, requirements.memoryTypeBits);
+  const int pinned_type =
+      ChoosePinnedMemoryType(config.memory_properties, requirements.memoryTypeBits);
+  if (device_type < 0) {
+    return Error(ErrorCode::kNotSupported, "no memory type can back a storage buffer");
+  }
+  // Device memory that is also coherent host memory (lavapipe, integrated
+  // GPUs, resizable BAR) is mapped so core can memcpy directly.
+  const VkMemoryPropertyFlags device_flags =
+      config.memory_properties.memoryTypes[device_type].propertyFlags;
+  constexpr VkMemoryPropertyFlags kCoherentHost =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  const bool map_device = (device_flags & kCoherentHost) == kCoherentHost;
+  allocator->device_ =
+      std::make_unique<MemoryPool>(allocator.get(), static_cast<uint32_t>(device_type), map_device,
+                                   std::min(config.device_block_size, config.max_allocation_size));
+  if (pinned_type >= 0) {
+    allocator->pinned_ = std::make_unique<MemoryPool>(
+        allocator.get(), static_cast<uint32_t>(pinned_type), /*map=*/true,
+        std::min(config.pinned_block_size, config.max_allocation_size));
+  }
+  if (config.external_memory_host) {
+    allocator->get_host_pointer_properties_ =
+        reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+            vkGetDeviceProcAddr(config.device, "vkGetMemoryHostPointerPropertiesEXT"));
+  }
+  Log(LogLevel::kDebug, "Vulkan allocator: device memory type ", device_type,
+      map_device ? " (mapped)" : "", ", pinned memory type ", pinned_type);
+  return allocator;
+}
+
+MemoryAllocator::~MemoryAllocator() {
+  device_.reset();
+  pinned_.reset();
+}
+
+bool MemoryAllocator::CountsTowardsDevice(uint32_t memory_type) const {
+  return (config_.device_local_heap_mask &
+          (1u << HeapOf(config_.memory_properties, memory_type))) != 0;
+}
+
+absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryAllocator::CreateBlock(
+    const BlockOptions& options) {
+  std::vector<std::unique_ptr<MemoryBlock>> rejected;
+  for (int attempt = 0; attempt < kGuardAttempts; ++attempt) {
+    SH_ASSIGN_OR_RETURN(std::unique_ptr<MemoryBlock> block,
+                        MemoryBlock::Create(config_.device, options));
+    if (config_.require_disjoint && !block->GuardAddresses(options.import_pointer)) {
+      Log(LogLevel::kInfo, "device range [0x", absl::Hex(block->address()), ", +", block->size(),
+          ") overlaps host memory");
+      rejected.push_back(std::move(block));
+      // An import always gets the same range: no point retrying.
+      if (options.import_pointer != nullptr) break;
+      continue;
+    }
+    // Imported host memory is not device memory and is not counted.
+    if (options.import_pointer == nullptr && CountsTowardsDevice(options.memory_type) &&
+        config_.allocated_bytes != nullptr) {
+      block->counted_bytes_ = block->size();
+      config_.allocated_bytes->fetch_add(block->counted_bytes_, std::memory_order_relaxed);
+    }
+    return block;
+  }
+  Log(LogLevel::kError, "no Vulkan memory with device addresses disjoint from host memory after ",
+      rejected.size(), " tries; failing the allocation to keep unified addressing");
+  return Error(ErrorCode::kOutOfMemory,
+               "the device addresses of this memory overlap host memory and cannot be reserved "
+               "(unified addressing would break)");
+}
+
+void MemoryAllocator::DestroyBlock(std::unique_ptr<MemoryBlock> block) {
+  if (block == nullptr) return;
+  if (block->counted_bytes_ != 0) {
+    config_.allocated_bytes->fetch_sub(block->counted_bytes_, std::memory_order_relaxed);
+  }
+  block.reset();
+}
+
+absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryAllocator::Allocate(uint64_t size,
+                                                                            MemoryKind kind) {
+  if (size == 0) return Error(ErrorCode::kInvalidValue, "allocation of 0 bytes");
+  if (kind == MemoryKind::kHostPinned && pinned_ == nullptr) {
+    return Error(ErrorCode::kNotSupported, "the device has no host-visible coherent memory");
+  }
+  MemoryPool& pool = this->pool(kind);
+  uint64_t rounded = 0;
+  if (!AlignUp(size, config_.alignment, &rounded) || rounded > config_.max_allocation_size) {
+    return Error(ErrorCode::kOutOfMemory, "allocation of ", size,
+                 " bytes exceeds the device's largest allocation (", config_.max_allocation_size,
+                 " bytes)");
+  }
+  const uint64_t heap_size =
+      config_.memory_properties.memoryHeaps[HeapOf(config_.memory_properties, pool.memory_type())]
+          .size;
+  if (rounded > heap_size) {
+    return Error(ErrorCode::kOutOfMemory, "allocation of ", size, " bytes exceeds the heap (",
+                 heap_size, " bytes)");
+  }
+  if (rounded <= pool.block_size() / 2) return pool.Allocate(rounded, size);
+
+  // Large requests get their own memory: no fragmentation of shared blocks.
+  BlockOptions options;
+  options.memory_type = pool.memory_type();
+  options.size = rounded;
+  options.map = pool.mapped();
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<MemoryBlock> block, CreateBlock(options));
+  std::unique_ptr<VulkanAllocation> allocation(new VulkanAllocation);
+  allocation->allocator_ = this;
+  allocation->block_ = block.get();
+  allocation->offset_ = 0;
+  allocation->reserved_ = rounded;
+  allocation->device_address_ = block->address();
+  allocation->size_ = size;
+  allocation->host_pointer_ = block->mapped();
+  allocation->dedicated_ = std::move(block);
+  return allocation;
+}
+
+absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryAllocator::ImportHostMemory(void* pointer,
+                                                                                    uint64_t size) {
+  if (!config_.external_memory_host || get_host_pointer_properties_ == nullptr) {
+    return Error(ErrorCode::kNotSupported,
+                 "the device cannot import host memory (no VK_EXT_external_memory_host)");
+  }
+  const uint64_t alignment = config_.min_imported_host_pointer_alignment;
+  const uint64_t address = reinterpret_cast<uintptr_t>(pointer);
+  const uint64_t begin = address & ~(alignment - 1);
+  uint64_t end = 0;
+  if (address > UINT64_MAX - size || !AlignUp(address + size, alignment, &end)) {
+    return Error(ErrorCode::kInvalidValue, "host range [", Ptr(pointer), ", +", size,
+                 ") wraps around");
+  }
+  if (end - begin > config_.max_allocation_size) {
+    return Error(ErrorCode::kOutOfMemory, "host range of ", end - begin,
+                 " bytes exceeds the device's largest allocation");
+  }
+  void* aligned = reinterpret_cast<void*>(static_cast<uintptr_t>(begin));
+  VkMemoryHostPointerPropertiesEXT host_properties = {
+      VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+  SH_RETURN_IF_ERROR(
+      VkError(get_host_pointer_properties_(config_.device,
+                                           VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+                                           aligned, &host_properties),
+              "vkGetMemoryHostPointerPropertiesEXT"));
+  const uint32_t type_bits = host_properties.memoryTypeBits & buffer_memory_type_bits_;
+  int type = ChoosePinnedMemoryType(config_.memory_properties, type_bits);
+  if (type < 0) type = ChooseDeviceMemoryType(config_.memory_properties, type_bits);
+  if (type < 0) {
+    return Error(ErrorCode::kNotSupported, "host memory at ", Ptr(pointer),
+                 " cannot back a device buffer");
+  }
+  BlockOptions options;
+  options.memory_type = static_cast<uint32_t>(type);
+  options.size = end - begin;
+  options.import_pointer = aligned;
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<MemoryBlock> block, CreateBlock(options));
+  std::unique_ptr<VulkanAllocation> allocation(new VulkanAllocation);
+  allocation->allocator_ = this;
+  allocation->block_ = block.get();
+  allocation->offset_ = address - begin;
+  allocation->reserved_ = size;
+  allocation->device_address_ = block->address() + (address - begin);
+  allocation->size_ = size;
+  allocation->host_pointer_ = pointer;
+  allocation->dedicated_ = std::move(block);
+  return allocation;
+}
+
+}  // namespace streamhal::vk

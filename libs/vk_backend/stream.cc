@@ -1,0 +1,631 @@
+#include "vk_backend/stream.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "core/log.h"
+#include "core/module.h"
+#include "core/status.h"
+#include "vk_backend/device.h"
+#include "vk_backend/fill.h"
+#include "vk_backend/grid_split.h"
+#include "vk_backend/kernel.h"
+#include "vk_backend/vk_status.h"
+
+namespace streamhal::vk {
+namespace {
+
+constexpr VkPipelineStageFlags kWorkStages =
+    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkAccessFlags kWorkWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags kWorkAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                                        VK_ACCESS_UNIFORM_READ_BIT;
+
+constexpr VkPipelineStageFlags2 kWorkStages2 =
+    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT;
+constexpr VkAccessFlags2 kWorkWrites2 =
+    VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags2 kWorkAccesses2 =
+    VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT |
+    VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_UNIFORM_READ_BIT;
+
+// Semaphore waits of one submission kept on the stack (own point plus the
+// other streams waited on); more spill to the heap.
+constexpr size_t kMaxInlineWaits = 8;
+
+VulkanAllocation* AsVulkan(BackendAllocation* allocation) {
+  return static_cast<VulkanAllocation*>(allocation);
+}
+
+template <typename Fn>
+Fn DeviceFunction(VkDevice device, const char* name) {
+  return reinterpret_cast<Fn>(vkGetDeviceProcAddr(device, name));
+}
+
+}  // namespace
+
+VulkanStream::VulkanStream(VulkanDevice* device)
+    : device_(device),
+      vk_device_(device->device()),
+      max_groups_{device->vk_properties().limits.maxComputeWorkGroupCount[0],
+                  device->vk_properties().limits.maxComputeWorkGroupCount[1],
+                  device->vk_properties().limits.maxComputeWorkGroupCount[2]},
+      uniform_alignment_(
+          std::max<uint64_t>(16, device->vk_properties().limits.minUniformBufferOffsetAlignment)),
+      push_data_(device->vk_properties().limits.maxPushConstantsSize, 0) {}
+
+absl::StatusOr<std::unique_ptr<VulkanStream>> VulkanStream::Create(VulkanDevice* device) {
+  std::unique_ptr<VulkanStream> stream(new VulkanStream(device));
+  // Device-level entry points skip the loader's trampolines on the launch
+  // path.
+  Commands& c = stream->cmd_;
+  const VkDevice d = stream->vk_device_;
+  c.bind_pipeline = DeviceFunction<PFN_vkCmdBindPipeline>(d, "vkCmdBindPipeline");
+  c.bind_descriptor_sets =
+      DeviceFunction<PFN_vkCmdBindDescriptorSets>(d, "vkCmdBindDescriptorSets");
+  c.push_constants = DeviceFunction<PFN_vkCmdPushConstants>(d, "vkCmdPushConstants");
+  c.dispatch = DeviceFunction<PFN_vkCmdDispatch>(d, "vkCmdDispatch");
+  c.pipeline_barrier = DeviceFunction<PFN_vkCmdPipelineBarrier>(d, "vkCmdPipelineBarrier");
+  if (device->features().synchronization2) {
+    // Drivers (lavapipe among them) implement vkCmdPipelineBarrier by
+    // converting to the synchronization2 form; calling it directly is
+    // cheaper on every launch.
+    c.pipeline_barrier2 = DeviceFunction<PFN_vkCmdPipelineBarrier2>(
+        d, device->api_version() >= VK_API_VERSION_1_3 ? "vkCmdPipelineBarrier2"
+                                                       : "vkCmdPipelineBarrier2KHR");
+  }
+  if (c.bind_pipeline == nullptr || c.bind_descriptor_sets == nullptr ||
+      c.push_constants == nullptr || c.dispatch == nullptr || c.pipeline_barrier == nullptr) {
+    return Error(ErrorCode::kNotSupported, "the device lacks core command entry points");
+  }
+  VkCommandPoolCreateInfo pool_info = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags =
+      VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  pool_info.queueFamilyIndex = device->queue_family_index();
+  SH_VK_RETURN_IF_ERROR(
+      vkCreateCommandPool(stream->vk_device_, &pool_info, nullptr, &stream->pool_),
+      "vkCreateCommandPool");
+  SH_ASSIGN_OR_RETURN(stream->timeline_, Timeline::Create(stream->vk_device_));
+  return stream;
+}
+
+VulkanStream::~VulkanStream() {
+  if (current_ != VK_NULL_HANDLE) {
+    absl::StatusOr<uint64_t> flushed = Flush();
+    if (!flushed.ok()) Log(LogLevel::kWarning, "stream teardown: ", flushed.status().message());
+  }
+  if (submitted_point_ > 0) {
+    absl::Status waited = WaitForPoint(submitted_point_);
+    if (!waited.ok()) {
+      Log(LogLevel::kWarning, "stream teardown: ", waited.message());
+      // The device is lost; once it is idle, freeing is safe.
+      absl::MutexLock lock(device_->queue_mutex());
+      vkDeviceWaitIdle(vk_device_);
+    }
+    Deliver(submitted_point_);
+  }
+  if (host_thread_.joinable()) {
+    {
+      absl::MutexLock lock(&host_mutex_);
+      stop_host_thread_ = true;
+    }
+    host_thread_.join();
+  }
+  in_flight_.clear();
+  pending_waits_.clear();
+  retired_.clear();
+  ring_.reset();
+  if (descriptor_pool_ != VK_NULL_HANDLE) {
+    vkDestroyDescriptorPool(vk_device_, descriptor_pool_, nullptr);
+  }
+  timestamps_.reset();
+  if (pool_ != VK_NULL_HANDLE) vkDestroyCommandPool(vk_device_, pool_, nullptr);
+}
+
+// --- Points ---
+
+absl::Status VulkanStream::Wait(uint64_t point) {
+  if (point > 0) SH_RETURN_IF_ERROR(WaitForPoint(point));
+  Deliver(point);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> VulkanStream::IsComplete(uint64_t point) {
+  SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
+  Deliver(completed);
+  return completed >= point;
+}
+
+void VulkanStream::Deliver(uint64_t completed) {
+  if (pending_count_.load(std::memory_order_acquire) == 0) return;
+  absl::MutexLock lock(&pending_mutex_);
+  // The copy happens before the entry leaves the list, so once no entry of a
+  // point is left, its staging memory may be reused.
+  while (!pending_.empty() && pending_.front().point <= completed) {
+    const PendingDownload& download = pending_.front();
+    std::memcpy(download.dst, download.staging, download.size);
+    pending_.pop_front();
+    pending_count_.fetch_sub(1, std::memory_order_release);
+  }
+}
+
+void VulkanStream::Reclaim(uint64_t completed) {
+  Deliver(completed);
+  while (!in_flight_.empty() && in_flight_.front().point <= completed) {
+    free_command_buffers_.push_back(in_flight_.front().command_buffer);
+    in_flight_.pop_front();
+  }
+  if (ring_ != nullptr) ring_->Release(completed);
+  while (!retired_.empty() && retired_.front().point <= completed) retired_.pop_front();
+}
+
+// --- Batches ---
+
+absl::Status VulkanStream::StartBatch() {
+  SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
+  Reclaim(completed);
+  if (free_command_buffers_.empty()) {
+    if (in_flight_.size() < kMaxBatchesInFlight) {
+      VkCommandBufferAllocateInfo info = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+      info.commandPool = pool_;
+      info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+      info.commandBufferCount = 1;
+      VkCommandBuffer command_buffer = VK_NULL_HANDLE;
+      SH_VK_RETURN_IF_ERROR(vkAllocateCommandBuffers(vk_device_, &info, &command_buffer),
+                            "vkAllocateCommandBuffers");
+      free_command_buffers_.push_back(command_buffer);
+      ++command_buffer_count_;
+    } else {
+      // Back-pressure: the host is too far ahead of the device.
+      const uint64_t oldest = in_flight_.front().point;
+      SH_RETURN_IF_ERROR(WaitForPoint(oldest));
+      Reclaim(oldest);
+    }
+  }
+  VkCommandBuffer command_buffer = free_command_buffers_.back();
+  VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  // The pool's RESET_COMMAND_BUFFER flag lets Begin reset it implicitly.
+  SH_VK_RETURN_IF_ERROR(vkBeginCommandBuffer(command_buffer, &begin), "vkBeginCommandBuffer");
+  free_command_buffers_.pop_back();
+  current_ = command_buffer;
+  commands_ = 0;
+  bound_pipeline_ = VK_NULL_HANDLE;
+  return absl::OkStatus();
+}
+
+absl::Status VulkanStream::BeginCommand() {
+  if (current_ == VK_NULL_HANDLE) return StartBatch();
+  if (commands_ > 0) {
+    if (cmd_.pipeline_barrier2 != nullptr) {
+      VkMemoryBarrier2 barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+      barrier.srcStageMask = kWorkStages2;
+      barrier.srcAccessMask = kWorkWrites2;
+      barrier.dstStageMask = kWorkStages2;
+      barrier.dstAccessMask = kWorkAccesses2;
+      VkDependencyInfo dependency = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+      dependency.memoryBarrierCount = 1;
+      dependency.pMemoryBarriers = &barrier;
+      cmd_.pipeline_barrier2(current_, &dependency);
+    } else {
+      VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+      barrier.srcAccessMask = kWorkWrites;
+      barrier.dstAccessMask = kWorkAccesses;
+      cmd_.pipeline_barrier(current_, kWorkStages, kWorkStages, 0, 1, &barrier, 0, nullptr, 0,
+                            nullptr);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status VulkanStream::EndCommand() {
+  if (++commands_ >= kMaxCommandsPerBatch) return Flush().status();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> VulkanStream::Flush() {
+  if (current_ == VK_NULL_HANDLE) return submitted_point_;
+  VkCommandBuffer command_buffer = std::exchange(current_, VK_NULL_HANDLE);
+  commands_ = 0;
+  const uint64_t point = current_point();
+
+  VkMemoryBarrier to_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  to_host.srcAccessMask = kWorkWrites;
+  to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_HOST_WRITE_BIT;
+  vkCmdPipelineBarrier(command_buffer, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+                       nullptr, 0, nullptr);
+  VkResult result = vkEndCommandBuffer(command_buffer);
+  if (result == VK_SUCCESS) {
+    // The stream's own previous point (ordering), then other streams'.
+    VkSemaphore wait_semaphores[kMaxInlineWaits];
+    uint64_t wait_values[kMaxInlineWaits];
+    VkPipelineStageFlags wait_stages[kMaxInlineWaits];
+    std::vector<VkSemaphore> more_semaphores;
+    std::vector<uint64_t> more_values;
+    std::vector<VkPipelineStageFlags> more_stages;
+    const size_t wait_count = (submitted_point_ > 0 ? 1 : 0) + pending_waits_.size();
+    VkSemaphore* semaphores = wait_semaphores;
+    uint64_t* values = wait_values;
+    VkPipelineStageFlags* stages = wait_stages;
+    if (wait_count > kMaxInlineWaits) {
+      more_semaphores.resize(wait_count);
+      more_values.resize(wait_count);
+      more_stages.resize(wait_count);
+      semaphores = more_semaphores.data();
+      values = more_values.data();
+      stages = more_stages.data();
+    }
+    size_t n = 0;
+    if (submitted_point_ > 0) {
+      semaphores[n] = timeline_->handle();
+      values[n++] = submitted_point_;
+    }
+    for (const TimelineWait& wait : pending_waits_) {
+      semaphores[n] = wait.timeline->handle();
+      values[n++] = wait.value;
+    }
+    for (size_t i = 0; i < n; ++i) stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    const VkSemaphore signal = timeline_->handle();
+    VkTimelineSemaphoreSubmitInfo timeline_info = {
+        VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    timeline_info.waitSemaphoreValueCount = static_cast<uint32_t>(n);
+    timeline_info.pWaitSemaphoreValues = values;
+    timeline_info.signalSemaphoreValueCount = 1;
+    timeline_info.pSignalSemaphoreValues = &point;
+    VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO, &timeline_info};
+    submit.waitSemaphoreCount = static_cast<uint32_t>(n);
+    submit.pWaitSemaphores = semaphores;
+    submit.pWaitDstStageMask = stages;
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &command_buffer;
+    submit.signalSemaphoreCount = 1;
+    submit.pSignalSemaphores = &signal;
+    absl::MutexLock lock(device_->queue_mutex());
+    result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
+  }
+  if (result != VK_SUCCESS) {
+    // The point was never signalled: downloads recorded for it would read
+    // staging that no copy wrote. The next batch reuses the point number.
+    free_command_buffers_.push_back(command_buffer);
+    {
+      absl::MutexLock lock(&pending_mutex_);
+      while (!pending_.empty() && pending_.back().point == point) {
+        pending_.pop_back();
+        pending_count_.fetch_sub(1, std::memory_order_release);
+      }
+    }
+    return VkResultToStatus(result, "submitting a stream batch");
+  }
+  in_flight_.push_back(Batch{command_buffer, point, std::move(pending_waits_)});
+  pending_waits_.clear();
+  submitted_point_ = point;
+  return point;
+}
+
+// --- Ordering with other streams and the host ---
+
+absl::Status VulkanStream::RecordWait(BackendStream* other, uint64_t point) {
+  auto* source = static_cast<VulkanStream*>(other);
+  if (source == this || point == 0) return absl::OkStatus();  // stream order covers it
+  SH_ASSIGN_OR_RETURN(uint64_t reached, source->timeline_->Value());
+  if (reached >= point) return absl::OkStatus();
+  // The wait joins the next submission, which may also hold work recorded
+  // before this call; that work only starts later, which CUDA allows.
+  for (TimelineWait& wait : pending_waits_) {
+    if (wait.timeline == source->timeline_) {
+      wait.value = std::max(wait.value, point);
+      return absl::OkStatus();
+    }
+  }
+  pending_waits_.push_back(TimelineWait{source->timeline_, point});
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> VulkanStream::RecordTimestamp() {
+  if (timestamps_ == nullptr) {
+    SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanAllocation> results,
+                        device_->allocator().Allocate(TimestampRing::kSlots * sizeof(uint64_t),
+                                                      MemoryKind::kHostPinned));
+    SH_ASSIGN_OR_RETURN(
+        timestamps_,
+        TimestampRing::Create(vk_device_, device_->timestamp_valid_bits(),
+                              device_->vk_properties().limits.timestampPeriod, std::move(results)));
+  }
+  SH_RETURN_IF_ERROR(BeginCommand());
+  const uint64_t id = timestamps_->Record(current_, current_point());
+  SH_RETURN_IF_ERROR(EndCommand());
+  return id;
+}
+
+absl::StatusOr<uint64_t> VulkanStream::ReadTimestamp(uint64_t id) {
+  // Set by the first RecordTimestamp, before any id exists.
+  if (timestamps_ == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "no timestamp was recorded on this stream");
+  }
+  SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
+  return timestamps_->Read(id, completed);
+}
+
+absl::Status VulkanStream::RecordHostFunction(void (*fn)(void*), void* data) {
+  // CUDA: the function runs once all earlier work has finished, and later
+  // work waits for it. It gets a point of its own, signalled from the host.
+  SH_ASSIGN_OR_RETURN(uint64_t after, Flush());
+  HostTask task;
+  task.fn = fn;
+  task.data = data;
+  task.after = after;
+  task.waits = std::move(pending_waits_);
+  pending_waits_.clear();
+  task.point = ++submitted_point_;
+  if (!host_thread_.joinable()) host_thread_ = std::thread([this] { RunHostTasks(); });
+  absl::MutexLock lock(&host_mutex_);
+  host_tasks_.push_back(std::move(task));
+  return absl::OkStatus();
+}
+
+void VulkanStream::RunHostTasks() {
+  while (true) {
+    HostTask task;
+    {
+      absl::MutexLock lock(&host_mutex_);
+      host_mutex_.Await(absl::Condition(
+          +[](VulkanStream* stream) ABSL_EXCLUSIVE_LOCKS_REQUIRED(stream->host_mutex_) {
+            return stream->stop_host_thread_ || !stream->host_tasks_.empty();
+          },
+          this));
+      if (host_tasks_.empty()) return;  // stopping, and nothing left
+      task = std::move(host_tasks_.front());
+      host_tasks_.pop_front();
+    }
+    absl::Status waited = WaitForPoint(task.after);
+    if (waited.ok()) waited = WaitForAll(vk_device_, task.waits);
+    if (waited.ok()) {
+      task.fn(task.data);
+    } else {
+      // The device is lost: the function's prerequisites never finish.
+      Log(LogLevel::kError, "host function skipped: ", waited.message());
+    }
+    task.waits.clear();
+    // Signalled even when skipped, so waiters see the failure instead of
+    // hanging.
+    absl::Status signalled = timeline_->Signal(task.point);
+    if (!signalled.ok()) Log(LogLevel::kError, "host function: ", signalled.message());
+  }
+}
+
+// --- Staging ---
+
+absl::Status VulkanStream::EnsureRing() {
+  if (ring_ != nullptr) return absl::OkStatus();
+  // The tail slack keeps every parameter descriptor range (kMaxParamBlockBytes
+  // from a dynamic offset inside the ring) within the allocation.
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanAllocation> backing,
+                      device_->allocator().Allocate(kStagingRingBytes + kMaxParamBlockBytes,
+                                                    MemoryKind::kHostPinned));
+  ring_ = std::make_unique<StagingRing>(std::move(backing), kStagingRingBytes);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> VulkanStream::StageInRing(uint64_t size, uint64_t alignment) {
+  SH_RETURN_IF_ERROR(EnsureRing());
+  while (true) {
+    if (auto offset = ring_->Allocate(size, alignment, current_point())) return *offset;
+    SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
+    Reclaim(completed);
+    if (auto offset = ring_->Allocate(size, alignment, current_point())) return *offset;
+    if (ring_->empty()) {
+      return Error(ErrorCode::kOutOfMemory, size, " bytes do not fit the staging ring");
+    }
+    // Full of work that has not finished: submit the batch that holds the
+    // oldest range if it is still recording, then wait for it.
+    const uint64_t oldest = ring_->oldest_point();
+    if (oldest > submitted_point_) SH_RETURN_IF_ERROR(Flush().status());
+    SH_RETURN_IF_ERROR(WaitForPoint(oldest));
+    Reclaim(oldest);
+  }
+}
+
+absl::StatusOr<VulkanStream::Staged> VulkanStream::Stage(uint64_t size, uint64_t alignment) {
+  if (size > kStagingRingBytes / 4) {
+    SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanAllocation> allocation,
+                        device_->allocator().Allocate(size, MemoryKind::kHostPinned));
+    Staged staged{allocation->buffer(), allocation->buffer_offset(),
+                  static_cast<uint8_t*>(allocation->host_pointer())};
+    retired_.push_back(Retired{current_point(), std::move(allocation)});
+    return staged;
+  }
+  SH_ASSIGN_OR_RETURN(uint64_t offset, StageInRing(size, alignment));
+  return Staged{ring_->backing()->buffer(), ring_->backing()->buffer_offset() + offset,
+                ring_->host(offset)};
+}
+
+absl::StatusOr<VkDescriptorSet> VulkanStream::ParamsSet() {
+  if (params_set_ != VK_NULL_HANDLE) return params_set_;
+  SH_RETURN_IF_ERROR(EnsureRing());
+  VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1};
+  VkDescriptorPoolCreateInfo pool_info = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool_info.maxSets = 1;
+  pool_info.poolSizeCount = 1;
+  pool_info.pPoolSizes = &size;
+  SH_VK_RETURN_IF_ERROR(vkCreateDescriptorPool(vk_device_, &pool_info, nullptr, &descriptor_pool_),
+                        "vkCreateDescriptorPool");
+  VkDescriptorSetLayout layout = device_->kernel_objects().params_layout();
+  VkDescriptorSetAllocateInfo allocate = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  allocate.descriptorPool = descriptor_pool_;
+  allocate.descriptorSetCount = 1;
+  allocate.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  SH_VK_RETURN_IF_ERROR(vkAllocateDescriptorSets(vk_device_, &allocate, &set),
+                        "vkAllocateDescriptorSets");
+  VkDescriptorBufferInfo buffer = {ring_->backing()->buffer(), ring_->backing()->buffer_offset(),
+                                   kMaxParamBlockBytes};
+  VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = set;
+  write.dstBinding = 0;
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  write.pBufferInfo = &buffer;
+  vkUpdateDescriptorSets(vk_device_, 1, &write, 0, nullptr);
+  params_set_ = set;
+  return set;
+}
+
+// --- Recording ---
+
+absl::Status VulkanStream::RecordDispatch(const DispatchParams& params) {
+  auto* kernel = static_cast<VulkanKernel*>(params.kernel);
+  const KernelLayout& layout = kernel->layout();
+  const PipelineKey key = kernel->KeyFor(params.block, params.dynamic_shared_bytes);
+  VkPipeline pipeline = kernel->LastPipeline(key);
+  if (pipeline == VK_NULL_HANDLE) {
+    SH_ASSIGN_OR_RETURN(pipeline, kernel->GetPipeline(key));
+  }
+  const std::array<uint32_t, 3>& grid = params.grid;
+  const bool split =
+      grid[0] > max_groups_[0] || grid[1] > max_groups_[1] || grid[2] > max_groups_[2];
+  if (split && !kernel->can_split()) {
+    return Error(ErrorCode::kInvalidValue, "launch: grid (", grid[0], ", ", grid[1], ", ", grid[2],
+                 ") exceeds one dispatch (", max_groups_[0], ", ", max_groups_[1], ", ",
+                 max_groups_[2], ") and kernel '", layout.entry_point,
+                 "' cannot be split (see the log)");
+  }
+
+  // Scratch first: making room may submit the current batch.
+  VkDescriptorSet sets[2];
+  uint32_t set_count = 0;
+  uint32_t first_set = 0;
+  uint32_t dynamic_offset = 0;
+  if (layout.uses_globals) {
+    SH_ASSIGN_OR_RETURN(sets[set_count++], kernel->GlobalsSet(*AsVulkan(params.globals)));
+  }
+  if (layout.params_in_uniform_buffer) {
+    SH_ASSIGN_OR_RETURN(VkDescriptorSet params_set, ParamsSet());
+    SH_ASSIGN_OR_RETURN(uint64_t offset, StageInRing(layout.param_block_size, uniform_alignment_));
+    std::memcpy(ring_->host(offset), params.params, layout.param_block_size);
+    dynamic_offset = static_cast<uint32_t>(offset);
+    if (set_count == 0) first_set = 1;
+    sets[set_count++] = params_set;
+  }
+
+  SH_RETURN_IF_ERROR(BeginCommand());
+  if (pipeline != bound_pipeline_) {
+    cmd_.bind_pipeline(current_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    bound_pipeline_ = pipeline;
+  }
+  const VkPipelineLayout pipeline_layout = kernel->pipeline_layout();
+  if (set_count > 0) {
+    cmd_.bind_descriptor_sets(current_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, first_set,
+                              set_count, sets, layout.params_in_uniform_buffer ? 1 : 0,
+                              &dynamic_offset);
+  }
+  uint8_t* push = push_data_.data();
+  const uint32_t info_offset = kernel->grid_info_offset();
+  if (kernel->push_size() > 0) {
+    const uint32_t param_bytes = kernel->push_param_bytes();
+    if (param_bytes > 0) {
+      std::memcpy(push, params.params, layout.param_block_size);
+      std::memset(push + layout.param_block_size, 0, param_bytes - layout.param_block_size);
+    }
+    if (kernel->needs_grid_info()) {
+      if (info_offset > param_bytes) std::memset(push + param_bytes, 0, info_offset - param_bytes);
+      const uint32_t info[kGridInfoWords] = {0, 0, 0, grid[0], grid[1], grid[2], 0, 0, 0};
+      std::memcpy(push + info_offset, info, sizeof(info));
+    }
+    cmd_.push_constants(current_, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                        kernel->push_size(), push);
+  }
+  if (!split) {
+    cmd_.dispatch(current_, grid[0], grid[1], grid[2]);
+    return EndCommand();
+  }
+  // Each piece is a plain dispatch; the grid info tells it where it lies.
+  for (uint32_t z = 0; z < grid[2]; z += std::min(max_groups_[2], grid[2] - z)) {
+    for (uint32_t y = 0; y < grid[1]; y += std::min(max_groups_[1], grid[1] - y)) {
+      for (uint32_t x = 0; x < grid[0]; x += std::min(max_groups_[0], grid[0] - x)) {
+        if (kernel->needs_grid_info() && (x | y | z) != 0) {
+          const uint32_t info[kGridInfoWords] = {x,
+                                                 y,
+                                                 z,
+                                                 grid[0],
+                                                 grid[1],
+                                                 grid[2],
+                                                 x * params.block[0],
+                                                 y * params.block[1],
+                                                 z * params.block[2]};
+          cmd_.push_constants(current_, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, info_offset,
+                              sizeof(info), info);
+        }
+        cmd_.dispatch(current_, std::min(max_groups_[0], grid[0] - x),
+                      std::min(max_groups_[1], grid[1] - y), std::min(max_groups_[2], grid[2] - z));
+      }
+    }
+  }
+  return EndCommand();
+}
+
+absl::Status VulkanStream::RecordCopy(BufferRange dst, BufferRange src, uint64_t size) {
+  VulkanAllocation* to = AsVulkan(dst.allocation);
+  VulkanAllocation* from = AsVulkan(src.allocation);
+  SH_RETURN_IF_ERROR(BeginCommand());
+  const VkBufferCopy region = {from->buffer_offset() + src.offset, to->buffer_offset() + dst.offset,
+                               size};
+  vkCmdCopyBuffer(current_, from->buffer(), to->buffer(), 1, &region);
+  return EndCommand();
+}
+
+absl::Status VulkanStream::RecordFill(BufferRange dst, uint32_t pattern, uint32_t element_size,
+                                      uint64_t count) {
+  VulkanAllocation* to = AsVulkan(dst.allocation);
+  const FillPlan plan = PlanFill(to->buffer_offset() + dst.offset, pattern, element_size, count);
+  Staged edges;
+  if (plan.edge_count > 0) {
+    SH_ASSIGN_OR_RETURN(edges, Stage(8, 4));
+    for (int i = 0; i < plan.edge_count; ++i) {
+      std::memcpy(edges.host + 4 * i, plan.edges[i].bytes.data(), plan.edges[i].size);
+    }
+  }
+  SH_RETURN_IF_ERROR(BeginCommand());
+  // The middle and the edges are disjoint: no barrier between them.
+  if (plan.fill_size > 0) {
+    vkCmdFillBuffer(current_, to->buffer(), plan.fill_offset, plan.fill_size, plan.fill_word);
+  }
+  if (plan.edge_count > 0) {
+    VkBufferCopy regions[2];
+    for (int i = 0; i < plan.edge_count; ++i) {
+      regions[i] = {edges.buffer_offset + 4 * static_cast<uint64_t>(i), plan.edges[i].offset,
+                    plan.edges[i].size};
+    }
+    vkCmdCopyBuffer(current_, edges.buffer, to->buffer(), static_cast<uint32_t>(plan.edge_count),
+                    regions);
+  }
+  return EndCommand();
+}
+
+absl::Status VulkanStream::RecordUpload(BufferRange dst, const void* src, uint64_t size) {
+  VulkanAllocation* to = AsVulkan(dst.allocation);
+  // CUDA: a pageable source is read before the call returns.
+  SH_ASSIGN_OR_RETURN(Staged staged, Stage(size, 16));
+  std::memcpy(staged.host, src, size);
+  SH_RETURN_IF_ERROR(BeginCommand());
+  const VkBufferCopy region = {staged.buffer_offset, to->buffer_offset() + dst.offset, size};
+  vkCmdCopyBuffer(current_, staged.buffer, to->buffer(), 1, &region);
+  return EndCommand();
+}
+
+absl::Status VulkanStream::RecordDownload(void* dst, BufferRange src, uint64_t size) {
+  VulkanAllocation* from = AsVulkan(src.allocation);
+  SH_ASSIGN_OR_RETURN(Staged staged, Stage(size, 16));
+  SH_RETURN_IF_ERROR(BeginCommand());
+  const VkBufferCopy region = {from->buffer_offset() + src.offset, staged.buffer_offset, size};
+  vkCmdCopyBuffer(current_, from->buffer(), staged.buffer, 1, &region);
+  {
+    absl::MutexLock lock(&pending_mutex_);
+    pending_.push_back(PendingDownload{current_point(), staged.host, dst, size});
+    pending_count_.fetch_add(1, std::memory_order_release);
+  }
+  return EndCommand();
+}
+
+}  // namespace streamhal::vk

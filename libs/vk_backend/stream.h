@@ -1,0 +1,200 @@
+// A CUDA stream on Vulkan (design decision 4: streams batch).
+//
+// Recording appends to a command buffer from the stream's own pool; Flush
+// submits it and signals the stream's timeline semaphore to the next point
+// (1, 2, 3, ...). Ordering:
+//  * across submissions: each submission waits on the stream's own previous
+//    point (a semaphore wait covers all memory of earlier work), so batches
+//    run in order without tying this stream to others on the same queue;
+//  * inside a command buffer: a global memory barrier (compute and transfer,
+//    writes -> reads and writes) between every two commands. CUDA orders
+//    every operation of a stream after the previous one, and nothing tells
+//    the backend that two kernels touch disjoint memory, so the barrier is
+//    never skipped. The pieces of one split launch are one CUDA launch and
+//    get no barrier between them;
+//  * at the end of every command buffer a barrier makes device writes
+//    visible to the host, which reads mapped memory after a Wait.
+// Command buffers are recycled through a small ring (each remembers the
+// point it signals); a batch is flushed on its own after
+// kMaxCommandsPerBatch commands to bound its size. Host-visible scratch
+// (uploads, downloads, fill edges, big parameter blocks) comes from a
+// per-stream StagingRing, reused as points complete.
+//
+// Other streams' points (RecordWait) become extra semaphore waits of the
+// next submission. A host function takes a point of its own: the stream's
+// host thread (started on first use) waits for the work before it, runs the
+// function and then signals that point from the host, and the next
+// submission waits for it like for any earlier point.
+#ifndef STREAMHAL_VK_BACKEND_STREAM_H_
+#define STREAMHAL_VK_BACKEND_STREAM_H_
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "core/backend.h"
+#include "vk_backend/allocator.h"
+#include "vk_backend/staging.h"
+#include "vk_backend/timeline.h"
+#include "vk_backend/timestamps.h"
+
+namespace streamhal::vk {
+
+class VulkanDevice;
+
+class VulkanStream final : public streamhal::BackendStream {
+ public:
+  // Commands recorded before a batch is submitted on its own.
+  static constexpr uint32_t kMaxCommandsPerBatch = 1024;
+  // Command buffers in flight before recording waits for the oldest.
+  static constexpr size_t kMaxBatchesInFlight = 16;
+  // Bytes of the staging ring; larger requests get their own allocation.
+  static constexpr uint64_t kStagingRingBytes = 1 << 20;
+
+  static absl::StatusOr<std::unique_ptr<VulkanStream>> Create(VulkanDevice* device);
+  // Submits what is recorded and waits for all of it (CUDA: destroying a
+  // stream lets its work complete).
+  ~VulkanStream() override;
+  VulkanStream(const VulkanStream&) = delete;
+  VulkanStream& operator=(const VulkanStream&) = delete;
+
+  absl::Status RecordDispatch(const DispatchParams& params) override;
+  absl::Status RecordCopy(BufferRange dst, BufferRange src, uint64_t size) override;
+  absl::Status RecordFill(BufferRange dst, uint32_t pattern, uint32_t element_size,
+                          uint64_t count) override;
+  absl::Status RecordUpload(BufferRange dst, const void* src, uint64_t size) override;
+  absl::Status RecordDownload(void* dst, BufferRange src, uint64_t size) override;
+  absl::StatusOr<uint64_t> Flush() override;
+  absl::Status Wait(uint64_t point) override;
+  absl::StatusOr<bool> IsComplete(uint64_t point) override;
+
+  absl::Status RecordWait(BackendStream* other, uint64_t point) override;
+  absl::StatusOr<uint64_t> RecordTimestamp() override;
+  absl::StatusOr<uint64_t> ReadTimestamp(uint64_t id) override;
+  absl::Status RecordHostFunction(void (*fn)(void*), void* data) override;
+
+  // The timeline semaphore whose value is this stream's completed point.
+  const std::shared_ptr<Timeline>& timeline() const { return timeline_; }
+  // The last point submitted (recording thread only).
+  uint64_t submitted_point() const { return submitted_point_; }
+  // Command buffers created so far (tests).
+  size_t command_buffer_count() const { return command_buffer_count_; }
+
+ private:
+  struct Staged {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    uint64_t buffer_offset = 0;
+    uint8_t* host = nullptr;
+  };
+  struct Batch {
+    VkCommandBuffer command_buffer = VK_NULL_HANDLE;
+    uint64_t point = 0;
+    // Other streams' timelines the submission waits on, kept alive until
+    // it has completed.
+    std::vector<TimelineWait> waits;
+  };
+  struct HostTask {
+    void (*fn)(void*) = nullptr;
+    void* data = nullptr;
+    uint64_t after = 0;               // this stream's point to wait for
+    std::vector<TimelineWait> waits;  // other streams' points
+    uint64_t point = 0;               // signalled once fn has returned
+  };
+  struct PendingDownload {
+    uint64_t point = 0;
+    const uint8_t* staging = nullptr;
+    void* dst = nullptr;
+    uint64_t size = 0;
+  };
+  // Command entry points of the device.
+  struct Commands {
+    PFN_vkCmdBindPipeline bind_pipeline = nullptr;
+    PFN_vkCmdBindDescriptorSets bind_descriptor_sets = nullptr;
+    PFN_vkCmdPushConstants push_constants = nullptr;
+    PFN_vkCmdDispatch dispatch = nullptr;
+    PFN_vkCmdPipelineBarrier pipeline_barrier = nullptr;
+    PFN_vkCmdPipelineBarrier2 pipeline_barrier2 = nullptr;  // with synchronization2
+  };
+  struct Retired {
+    uint64_t point = 0;
+    std::unique_ptr<VulkanAllocation> allocation;
+  };
+
+  explicit VulkanStream(VulkanDevice* device);
+
+  // The point the batch being recorded will signal.
+  uint64_t current_point() const { return submitted_point_ + 1; }
+  // Scratch for `size` bytes, usable by the current batch.
+  absl::StatusOr<Staged> Stage(uint64_t size, uint64_t alignment);
+  // Scratch in the ring only (waits for space when it is full); returns the
+  // offset from the ring's start.
+  absl::StatusOr<uint64_t> StageInRing(uint64_t size, uint64_t alignment);
+  absl::Status EnsureRing();
+  absl::StatusOr<VkDescriptorSet> ParamsSet();
+
+  // Starts a command: a command buffer is begun if needed, else a barrier
+  // orders it after the previous command.
+  absl::Status BeginCommand();
+  // Ends a command; flushes a full batch.
+  absl::Status EndCommand();
+  absl::Status StartBatch();
+  // Recycles what completed up to `completed` (recording thread only).
+  void Reclaim(uint64_t completed);
+  // Copies finished downloads to their destinations (any thread).
+  void Deliver(uint64_t completed);
+  absl::StatusOr<uint64_t> CompletedPoint() const { return timeline_->Value(); }
+  absl::Status WaitForPoint(uint64_t point) const { return timeline_->WaitFor(point); }
+  // The host thread's loop.
+  void RunHostTasks();
+
+  VulkanDevice* const device_;
+  const VkDevice vk_device_;
+  const std::array<uint32_t, 3> max_groups_;
+  const uint64_t uniform_alignment_;
+
+  Commands cmd_;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  std::shared_ptr<Timeline> timeline_;
+
+  // Recording state; core serialises recording and Flush per stream.
+  VkCommandBuffer current_ = VK_NULL_HANDLE;
+  uint32_t commands_ = 0;
+  VkPipeline bound_pipeline_ = VK_NULL_HANDLE;
+  uint64_t submitted_point_ = 0;
+  std::deque<Batch> in_flight_;
+  std::vector<VkCommandBuffer> free_command_buffers_;
+  size_t command_buffer_count_ = 0;
+  std::unique_ptr<StagingRing> ring_;
+  std::deque<Retired> retired_;  // dedicated staging, freed when its point completes
+  // Waits recorded since the last submission.
+  std::vector<TimelineWait> pending_waits_;
+  std::unique_ptr<TimestampRing> timestamps_;
+  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet params_set_ = VK_NULL_HANDLE;
+  std::vector<uint8_t> push_data_;
+
+  // Downloads waiting for their point; Wait and IsComplete deliver them from
+  // any thread.
+  absl::Mutex pending_mutex_;
+  std::deque<PendingDownload> pending_ ABSL_GUARDED_BY(pending_mutex_);
+  std::atomic<size_t> pending_count_{0};
+
+  // Host functions, run in order on host_thread_.
+  absl::Mutex host_mutex_;
+  std::deque<HostTask> host_tasks_ ABSL_GUARDED_BY(host_mutex_);
+  bool stop_host_thread_ ABSL_GUARDED_BY(host_mutex_) = false;
+  std::thread host_thread_;
+};
+
+}  // namespace streamhal::vk
+
+#endif  // STREAMHAL_VK_BACKEND_STREAM_H_

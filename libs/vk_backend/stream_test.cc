@@ -1,0 +1,378 @@
+#include "vk_backend/stream.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+#include "absl/synchronization/notification.h"
+#include "core/status.h"
+#include "gtest/gtest.h"
+#include "vk_backend/device.h"
+#include "vk_backend/test_device.h"
+
+namespace streamhal::vk {
+namespace {
+
+using StreamTest = testing::LavapipeTest;
+
+uint8_t* Bytes(const std::unique_ptr<BackendAllocation>& allocation) {
+  return static_cast<uint8_t*>(allocation->host_pointer());
+}
+
+TEST_F(StreamTest, FlushWithNothingRecordedReturnsTheLastPoint) {
+  auto stream = NewStream();
+  auto point = stream->Flush();
+  ASSERT_TRUE(point.ok());
+  EXPECT_EQ(*point, 0u);
+  auto buffer = Allocate(256);
+  ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 0}, 1, 4, 64).ok());
+  auto first = stream->Flush();
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(*first, 1u);
+  auto again = stream->Flush();
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, 1u);
+  ASSERT_TRUE(stream->Wait(*first).ok());
+  auto complete = stream->IsComplete(*first);
+  ASSERT_TRUE(complete.ok());
+  EXPECT_TRUE(*complete);
+}
+
+TEST_F(StreamTest, CopiesBetweenSubAllocationsAtOddOffsets) {
+  auto src = Allocate(1000);
+  auto dst = Allocate(1000);
+  for (int i = 0; i < 1000; ++i) Bytes(src)[i] = static_cast<uint8_t>(i * 7 + 1);
+  std::memset(Bytes(dst), 0xEE, 1000);
+  auto stream = NewStream();
+  ASSERT_TRUE(stream->RecordCopy(BufferRange{dst.get(), 3}, BufferRange{src.get(), 17}, 501).ok());
+  ASSERT_TRUE(stream->RecordCopy(BufferRange{dst.get(), 600}, BufferRange{src.get(), 1}, 1).ok());
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  for (int i = 0; i < 1000; ++i) {
+    uint8_t expected = 0xEE;
+    if (i >= 3 && i < 504) expected = static_cast<uint8_t>((i - 3 + 17) * 7 + 1);
+    if (i == 600) expected = static_cast<uint8_t>(1 * 7 + 1);
+    ASSERT_EQ(Bytes(dst)[i], expected) << "byte " << i;
+  }
+}
+
+TEST_F(StreamTest, FillsAnyElementSizeAtAnyOffsetAndCount) {
+  auto buffer = Allocate(512);
+  auto stream = NewStream();
+  const uint32_t pattern = 0xA1B2C3D4;
+  for (uint32_t element : {1u, 2u, 4u}) {
+    for (uint64_t offset = 0; offset < 12; offset += element) {
+      for (uint64_t count : {1u, 2u, 3u, 5u, 7u, 64u, 101u}) {
+        std::memset(Bytes(buffer), 0x5A, 512);
+        ASSERT_TRUE(
+            stream->RecordFill(BufferRange{buffer.get(), 64 + offset}, pattern, element, count)
+                .ok());
+        ASSERT_TRUE(Synchronize(stream.get()).ok());
+        const uint64_t begin = 64 + offset;
+        const uint64_t end = begin + count * element;
+        for (uint64_t i = 0; i < 512; ++i) {
+          uint8_t expected = 0x5A;
+          if (i >= begin && i < end) {
+            expected = static_cast<uint8_t>(pattern >> (8 * ((i - begin) % element)));
+          }
+          ASSERT_EQ(Bytes(buffer)[i], expected) << "element " << element << " offset " << offset
+                                                << " count " << count << " byte " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST_F(StreamTest, UploadsAndDownloadsRunInStreamOrder) {
+  auto buffer = Allocate(4096);
+  auto stream = NewStream();
+  std::vector<uint8_t> first(4096), second(4096);
+  std::iota(first.begin(), first.end(), 0);
+  std::iota(second.begin(), second.end(), 100);
+  std::vector<uint8_t> seen_first(4096, 0), seen_second(4096, 0);
+  ASSERT_TRUE(stream->RecordUpload(BufferRange{buffer.get(), 0}, first.data(), 4096).ok());
+  // The source may change as soon as the call returns (CUDA, pageable).
+  std::fill(first.begin(), first.end(), 0xFF);
+  ASSERT_TRUE(stream->RecordDownload(seen_first.data(), BufferRange{buffer.get(), 0}, 4096).ok());
+  ASSERT_TRUE(stream->RecordUpload(BufferRange{buffer.get(), 0}, second.data(), 4096).ok());
+  ASSERT_TRUE(stream->RecordDownload(seen_second.data(), BufferRange{buffer.get(), 0}, 4096).ok());
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  for (int i = 0; i < 4096; ++i) {
+    ASSERT_EQ(seen_first[i], static_cast<uint8_t>(i)) << i;
+    ASSERT_EQ(seen_second[i], static_cast<uint8_t>(i + 100)) << i;
+  }
+}
+
+TEST_F(StreamTest, LargeTransfersUseTheirOwnStaging) {
+  constexpr uint64_t kBytes = 3 << 20;  // above the staging ring
+  auto buffer = Allocate(kBytes);
+  auto stream = NewStream();
+  std::vector<uint32_t> data(kBytes / 4);
+  std::iota(data.begin(), data.end(), 12345u);
+  std::vector<uint32_t> back(kBytes / 4, 0);
+  ASSERT_TRUE(stream->RecordUpload(BufferRange{buffer.get(), 0}, data.data(), kBytes).ok());
+  ASSERT_TRUE(stream->RecordDownload(back.data(), BufferRange{buffer.get(), 0}, kBytes).ok());
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  EXPECT_EQ(back, data);
+}
+
+TEST_F(StreamTest, ManySmallTransfersWrapTheStagingRing) {
+  // 3000 x 1000 bytes is about three times the ring: ranges are reused as
+  // their points complete, with batches flushed to make room.
+  constexpr int kCount = 3000;
+  constexpr int kBytes = 1000;
+  auto buffer = Allocate(uint64_t{kCount} * kBytes);
+  auto stream = NewStream();
+  std::vector<uint8_t> data(uint64_t{kCount} * kBytes);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 31 + i / 977);
+  std::vector<uint8_t> back(data.size(), 0);
+  for (uint64_t i = 0; i < kCount; ++i) {
+    ASSERT_TRUE(
+        stream
+            ->RecordUpload(BufferRange{buffer.get(), i * kBytes}, data.data() + i * kBytes, kBytes)
+            .ok());
+  }
+  for (uint64_t i = 0; i < kCount; ++i) {
+    ASSERT_TRUE(stream
+                    ->RecordDownload(back.data() + i * kBytes,
+                                     BufferRange{buffer.get(), i * kBytes}, kBytes)
+                    .ok());
+  }
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  EXPECT_EQ(back, data);
+}
+
+TEST_F(StreamTest, FullBatchesAreSubmittedOnTheirOwn) {
+  auto buffer = Allocate(256);
+  auto stream = NewStream();
+  auto* vulkan = static_cast<VulkanStream*>(stream.get());
+  for (uint32_t i = 0; i < 2 * VulkanStream::kMaxCommandsPerBatch + 5; ++i) {
+    ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 0}, i, 4, 1).ok());
+  }
+  EXPECT_EQ(vulkan->submitted_point(), 2u);
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  EXPECT_EQ(vulkan->submitted_point(), 3u);
+  uint32_t value = 0;
+  std::memcpy(&value, Bytes(buffer), 4);
+  EXPECT_EQ(value, 2 * VulkanStream::kMaxCommandsPerBatch + 4);
+}
+
+TEST_F(StreamTest, CommandBuffersAreRecycled) {
+  auto buffer = Allocate(256);
+  auto stream = NewStream();
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 0}, 1, 4, 4).ok());
+    ASSERT_TRUE(Synchronize(stream.get()).ok());
+  }
+  EXPECT_LE(static_cast<VulkanStream*>(stream.get())->command_buffer_count(), 2u);
+}
+
+TEST_F(StreamTest, DestroyingAStreamFinishesItsWork) {
+  auto buffer = Allocate(1024);
+  std::memset(Bytes(buffer), 9, 1024);
+  std::vector<uint8_t> back(1024, 0);
+  {
+    auto stream = NewStream();
+    ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 0}, 3, 1, 1024).ok());
+    ASSERT_TRUE(stream->RecordDownload(back.data(), BufferRange{buffer.get(), 0}, 1024).ok());
+  }
+  EXPECT_EQ(back, std::vector<uint8_t>(1024, 3));
+}
+
+TEST_F(StreamTest, RegisteredHostMemoryIsACopyTarget) {
+  std::vector<uint8_t> host(10000, 0);
+  uint8_t* start = host.data() + 5;
+  auto registered = device()->RegisterHostMemory(start, 5000);
+  ASSERT_TRUE(registered.ok()) << registered.status();
+  auto source = Allocate(5000);
+  for (int i = 0; i < 5000; ++i) Bytes(source)[i] = static_cast<uint8_t>(i % 251);
+  auto stream = NewStream();
+  ASSERT_TRUE(
+      stream->RecordCopy(BufferRange{registered->get(), 10}, BufferRange{source.get(), 0}, 4000)
+          .ok());
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  for (int i = 0; i < 4000; ++i) ASSERT_EQ(start[10 + i], static_cast<uint8_t>(i % 251)) << i;
+  EXPECT_EQ(start[9], 0);
+  EXPECT_EQ(start[4010], 0);
+}
+
+TEST_F(StreamTest, WaitRunsWhileAnotherThreadRecords) {
+  auto buffer = Allocate(1 << 16);
+  auto stream = NewStream();
+  std::atomic<uint64_t> flushed{0};
+  std::atomic<bool> done{false};
+  std::vector<uint32_t> results(200, 0);
+  std::thread waiter([&] {
+    uint64_t waited = 0;
+    while (!done.load() || waited < flushed.load()) {
+      const uint64_t point = flushed.load();
+      if (point > waited) {
+        ASSERT_TRUE(stream->Wait(point).ok());
+        auto complete = stream->IsComplete(point);
+        ASSERT_TRUE(complete.ok());
+        EXPECT_TRUE(*complete);
+        waited = point;
+      } else {
+        std::this_thread::yield();
+      }
+    }
+  });
+  for (uint32_t i = 0; i < 200; ++i) {
+    ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 4 * i}, i + 1, 4, 1).ok());
+    ASSERT_TRUE(
+        stream->RecordDownload(&results[i], BufferRange{buffer.get(), 4 * uint64_t{i}}, 4).ok());
+    if (i % 10 == 9) {
+      auto point = stream->Flush();
+      ASSERT_TRUE(point.ok());
+      flushed.store(*point);
+    }
+  }
+  done.store(true);
+  waiter.join();
+  for (uint32_t i = 0; i < 200; ++i) EXPECT_EQ(results[i], i + 1) << i;
+}
+
+// A host function that blocks its stream until Release().
+class Gate {
+ public:
+  static void Hold(void* gate) { static_cast<Gate*>(gate)->opened_.WaitForNotification(); }
+  void Release() { opened_.Notify(); }
+
+ private:
+  absl::Notification opened_;
+};
+
+TEST_F(StreamTest, RecordWaitMakesLaterWorkWaitForAnotherStream) {
+  auto buffer = Allocate(256);
+  std::memset(Bytes(buffer), 0, 256);
+  auto producer = NewStream();
+  auto consumer = NewStream();
+  Gate gate;
+  ASSERT_TRUE(producer->RecordHostFunction(&Gate::Hold, &gate).ok());
+  ASSERT_TRUE(producer->RecordFill(BufferRange{buffer.get(), 0}, 7, 1, 16).ok());
+  auto produced = producer->Flush();
+  ASSERT_TRUE(produced.ok());
+  ASSERT_TRUE(consumer->RecordWait(producer.get(), *produced).ok());
+  ASSERT_TRUE(
+      consumer->RecordCopy(BufferRange{buffer.get(), 128}, BufferRange{buffer.get(), 0}, 16).ok());
+  auto consumed = consumer->Flush();
+  ASSERT_TRUE(consumed.ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto done = consumer->IsComplete(*consumed);
+  ASSERT_TRUE(done.ok());
+  EXPECT_FALSE(*done) << "the consumer ran before the producer's point";
+  gate.Release();
+  ASSERT_TRUE(consumer->Wait(*consumed).ok());
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(Bytes(buffer)[128 + i], 7) << i;
+}
+
+TEST_F(StreamTest, WaitingForAReachedPointCostsNothing) {
+  auto buffer = Allocate(256);
+  auto first = NewStream();
+  auto second = NewStream();
+  ASSERT_TRUE(first->RecordFill(BufferRange{buffer.get(), 0}, 1, 4, 4).ok());
+  ASSERT_TRUE(Synchronize(first.get()).ok());
+  ASSERT_TRUE(second->RecordWait(first.get(), first->Flush().value()).ok());
+  ASSERT_TRUE(second->RecordWait(second.get(), 0).ok());
+  ASSERT_TRUE(second->RecordFill(BufferRange{buffer.get(), 16}, 2, 4, 4).ok());
+  ASSERT_TRUE(Synchronize(second.get()).ok());
+}
+
+struct HostProbe {
+  const uint8_t* watched = nullptr;
+  uint8_t seen = 0;
+  uint8_t* write = nullptr;
+  std::atomic<int> calls{0};
+  static void Run(void* data) {
+    auto* probe = static_cast<HostProbe*>(data);
+    probe->seen = *probe->watched;
+    *probe->write = 9;
+    probe->calls.fetch_add(1);
+  }
+};
+
+TEST_F(StreamTest, HostFunctionsRunBetweenEarlierAndLaterWork) {
+  auto buffer = Allocate(256);
+  std::memset(Bytes(buffer), 0, 256);
+  auto stream = NewStream();
+  HostProbe probe;
+  probe.watched = Bytes(buffer);
+  probe.write = Bytes(buffer) + 64;
+  ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 0}, 5, 1, 1).ok());
+  ASSERT_TRUE(stream->RecordHostFunction(&HostProbe::Run, &probe).ok());
+  // Later work sees what the function wrote.
+  ASSERT_TRUE(
+      stream->RecordCopy(BufferRange{buffer.get(), 128}, BufferRange{buffer.get(), 64}, 1).ok());
+  ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 0}, 6, 1, 1).ok());
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  EXPECT_EQ(probe.calls.load(), 1);
+  EXPECT_EQ(probe.seen, 5);
+  EXPECT_EQ(Bytes(buffer)[0], 6);
+  EXPECT_EQ(Bytes(buffer)[128], 9);
+}
+
+TEST_F(StreamTest, WaitForAHostFunctionsPointWaitsForTheFunction) {
+  auto stream = NewStream();
+  Gate gate;
+  ASSERT_TRUE(stream->RecordHostFunction(&Gate::Hold, &gate).ok());
+  auto point = stream->Flush();
+  ASSERT_TRUE(point.ok());
+  EXPECT_EQ(*point, 1u);
+  auto done = stream->IsComplete(*point);
+  ASSERT_TRUE(done.ok());
+  EXPECT_FALSE(*done);
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    gate.Release();
+  });
+  ASSERT_TRUE(stream->Wait(*point).ok());
+  releaser.join();
+}
+
+TEST_F(StreamTest, TimestampsAreOrderedNanosecondsReadOnce) {
+  auto buffer = Allocate(1 << 20);
+  auto stream = NewStream();
+  Gate gate;
+  ASSERT_TRUE(stream->RecordHostFunction(&Gate::Hold, &gate).ok());
+  auto first = stream->RecordTimestamp();
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 0}, 3, 4, (1 << 20) / 4).ok());
+  auto second = stream->RecordTimestamp();
+  ASSERT_TRUE(second.ok());
+  auto point = stream->Flush();
+  ASSERT_TRUE(point.ok());
+  auto early = stream->ReadTimestamp(*first);
+  ASSERT_FALSE(early.ok());
+  EXPECT_EQ(ErrorCodeOf(early.status()), ErrorCode::kNotReady);
+  gate.Release();
+  ASSERT_TRUE(stream->Wait(*point).ok());
+  auto start = stream->ReadTimestamp(*first);
+  auto end = stream->ReadTimestamp(*second);
+  ASSERT_TRUE(start.ok()) << start.status();
+  ASSERT_TRUE(end.ok()) << end.status();
+  EXPECT_GT(*start, 0u);
+  EXPECT_GE(*end, *start);
+  auto again = stream->ReadTimestamp(*first);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(ErrorCodeOf(again.status()), ErrorCode::kInvalidValue);
+}
+
+TEST_F(StreamTest, OldTimestampsAreOverwritten) {
+  auto stream = NewStream();
+  auto oldest = stream->RecordTimestamp();
+  ASSERT_TRUE(oldest.ok());
+  uint64_t last = 0;
+  for (uint32_t i = 0; i < TimestampRing::kSlots; ++i) {
+    auto id = stream->RecordTimestamp();
+    ASSERT_TRUE(id.ok());
+    last = *id;
+  }
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  EXPECT_EQ(ErrorCodeOf(stream->ReadTimestamp(*oldest).status()), ErrorCode::kInvalidValue);
+  EXPECT_TRUE(stream->ReadTimestamp(last).ok());
+}
+
+}  // namespace
+}  // namespace streamhal::vk

@@ -1,0 +1,62 @@
+#include "vk_backend/timeline.h"
+
+#include "core/status.h"
+#include "vk_backend/vk_status.h"
+
+namespace streamhal::vk {
+
+absl::StatusOr<std::shared_ptr<Timeline>> Timeline::Create(VkDevice device) {
+  std::shared_ptr<Timeline> timeline(new Timeline(device));
+  VkSemaphoreTypeCreateInfo type_info = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type_info.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  type_info.initialValue = 0;
+  VkSemaphoreCreateInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type_info};
+  SH_VK_RETURN_IF_ERROR(vkCreateSemaphore(device, &info, nullptr, &timeline->semaphore_),
+                        "vkCreateSemaphore");
+  return timeline;
+}
+
+Timeline::~Timeline() {
+  if (semaphore_ != VK_NULL_HANDLE) vkDestroySemaphore(device_, semaphore_, nullptr);
+}
+
+absl::StatusOr<uint64_t> Timeline::Value() const {
+  uint64_t value = 0;
+  SH_VK_RETURN_IF_ERROR(vkGetSemaphoreCounterValue(device_, semaphore_, &value),
+                        "vkGetSemaphoreCounterValue");
+  return value;
+}
+
+absl::Status Timeline::WaitFor(uint64_t value) const {
+  VkSemaphoreWaitInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  info.semaphoreCount = 1;
+  info.pSemaphores = &semaphore_;
+  info.pValues = &value;
+  return VkResultToStatus(vkWaitSemaphores(device_, &info, UINT64_MAX), "vkWaitSemaphores");
+}
+
+absl::Status Timeline::Signal(uint64_t value) const {
+  VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+  info.semaphore = semaphore_;
+  info.value = value;
+  return VkResultToStatus(vkSignalSemaphore(device_, &info), "vkSignalSemaphore");
+}
+
+absl::Status WaitForAll(VkDevice device, const std::vector<TimelineWait>& waits) {
+  if (waits.empty()) return absl::OkStatus();
+  std::vector<VkSemaphore> semaphores;
+  std::vector<uint64_t> values;
+  semaphores.reserve(waits.size());
+  values.reserve(waits.size());
+  for (const TimelineWait& wait : waits) {
+    semaphores.push_back(wait.timeline->handle());
+    values.push_back(wait.value);
+  }
+  VkSemaphoreWaitInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  info.semaphoreCount = static_cast<uint32_t>(semaphores.size());
+  info.pSemaphores = semaphores.data();
+  info.pValues = values.data();
+  return VkResultToStatus(vkWaitSemaphores(device, &info, UINT64_MAX), "vkWaitSemaphores");
+}
+
+}  // namespace streamhal::vk

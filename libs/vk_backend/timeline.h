@@ -1,0 +1,50 @@
+// A timeline semaphore: the points of a stream (stream.h). It is shared by
+// its stream and by whatever waits on it (other streams' submissions, host
+// tasks), so it outlives a stream that is destroyed while others still wait.
+#ifndef STREAMHAL_VK_BACKEND_TIMELINE_H_
+#define STREAMHAL_VK_BACKEND_TIMELINE_H_
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace streamhal::vk {
+
+class Timeline {
+ public:
+  static absl::StatusOr<std::shared_ptr<Timeline>> Create(VkDevice device);
+  ~Timeline();
+  Timeline(const Timeline&) = delete;
+  Timeline& operator=(const Timeline&) = delete;
+
+  VkSemaphore handle() const { return semaphore_; }
+  // The value reached so far. Thread-safe, like the two below.
+  absl::StatusOr<uint64_t> Value() const;
+  // Blocks until the value reaches `value`.
+  absl::Status WaitFor(uint64_t value) const;
+  // Sets the value from the host (it must grow, and stay below any pending
+  // device signal).
+  absl::Status Signal(uint64_t value) const;
+
+ private:
+  explicit Timeline(VkDevice device) : device_(device) {}
+  const VkDevice device_;
+  VkSemaphore semaphore_ = VK_NULL_HANDLE;
+};
+
+// A point of some timeline that later work must wait for.
+struct TimelineWait {
+  std::shared_ptr<Timeline> timeline;
+  uint64_t value = 0;
+};
+
+// Blocks until every wait is reached.
+absl::Status WaitForAll(VkDevice device, const std::vector<TimelineWait>& waits);
+
+}  // namespace streamhal::vk
+
+#endif  // STREAMHAL_VK_BACKEND_TIMELINE_H_
