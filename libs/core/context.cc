@@ -208,7 +208,20 @@ void Context::set_limit(Limit which, size_t value) {
   limits_[static_cast<int>(which)] = value;
 }
 
-absl::Status Context::Synchronize() { return device_->backend()->WaitIdle(); }
+absl::Status Context::Synchronize() {
+  // Submit what every stream of this context has recorded, then wait for it
+  // (no lock is held while waiting). Waiting on the device as well covers
+  // work submitted by other means.
+  std::vector<Stream*> streams;
+  {
+    absl::MutexLock lock(&objects_mutex_);
+    for (const auto& object : objects_) {
+      if (object->kind() == ObjectKind::kStream) streams.push_back(static_cast<Stream*>(object.get()));
+    }
+  }
+  for (Stream* stream : streams) SH_RETURN_IF_ERROR(stream->Synchronize());
+  return device_->backend()->WaitIdle();
+}
 
 absl::Status CreateContext(HandleOut out, unsigned flags, int device_ordinal) {
   SH_RETURN_IF_ERROR(CheckInitialized());

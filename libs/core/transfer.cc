@@ -101,6 +101,13 @@ absl::Status Memcpy(uint64_t dst, uint64_t src, size_t bytes, CopyKind kind, uin
       return Error(ErrorCode::kInvalidValue, "memcpy: the direction cannot be inferred because ",
                    "device ", context->device()->ordinal(), " has no unified addressing");
     }
+    // A range that starts inside a device allocation must lie inside it.
+    for (uint64_t address : {dst, src}) {
+      if (ResolveAnyRange(address, 1).is_device() && !ResolveAnyRange(address, bytes).is_device()) {
+        return Error(ErrorCode::kInvalidValue, "memcpy: range [0x", absl::Hex(address), ", +",
+                     bytes, ") runs past the end of its allocation");
+      }
+    }
     const bool dst_device = ResolveAnyRange(dst, bytes).is_device();
     const bool src_device = ResolveAnyRange(src, bytes).is_device();
     kind = dst_device ? (src_device ? CopyKind::kDeviceToDevice : CopyKind::kHostToDevice)

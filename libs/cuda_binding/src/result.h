@@ -17,8 +17,10 @@ CUresult ToCUresult(const absl::Status& status);
 
 // Maps `status` and, on success, stores `value` in the caller's output
 // (core works in uint64_t; the API type may differ, e.g. CUdeviceptr).
+// `value` is taken by reference: it is read after the core call has filled
+// it (a by-value parameter could be evaluated before the call runs).
 template <typename Api, typename Core>
-CUresult WriteOut(const absl::Status& status, Api* out, Core value) {
+CUresult WriteOut(const absl::Status& status, Api* out, const Core& value) {
   if (status.ok() && out != nullptr) *out = static_cast<Api>(value);
   return ToCUresult(status);
 }

@@ -64,7 +64,7 @@ CUresult cuStreamAddCallback(CUstream stream, CUstreamCallback callback, void* u
   auto* call = callback != nullptr ? new Call{callback, user_data} : nullptr;
   const CUresult result = ToCUresult(streamhal::StreamAddCallback(
       HandleValue(stream), flags,
-      [](uint64_t handle, void* raw) {
+      call == nullptr ? nullptr : +[](uint64_t handle, void* raw) {
         auto* c = static_cast<Call*>(raw);
         c->callback(streamhal::ToApiHandle<CUstream>(handle), CUDA_SUCCESS, c->user_data);
         delete c;

@@ -33,16 +33,17 @@ hipError_t RuntimeCall(Body&& body) {
   return ToHipError(status);
 }
 
-// Stores `value` in the caller's output when `status` is OK.
-template <typename Api, typename Core>
-absl::Status WriteOut(absl::Status status, Api* out, Core value) {
-  if (status.ok() && out != nullptr) *out = static_cast<Api>(value);
-  return status;
-}
-
 // Device addresses travel as hipDeviceptr_t (void*) in HIP.
 inline uint64_t Address(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer); }
 inline void* Pointer(uint64_t address) { return reinterpret_cast<void*>(static_cast<uintptr_t>(address)); }
+
+// Stores the device address `value` in the caller's pointer output when
+// `status` is OK. `value` is taken by reference: it is read after the core
+// call has filled it.
+inline absl::Status WriteOut(absl::Status status, void** out, const uint64_t& value) {
+  if (status.ok() && out != nullptr) *out = Pointer(value);
+  return status;
+}
 
 }  // namespace streamhal::hip
 

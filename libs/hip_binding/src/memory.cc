@@ -5,7 +5,6 @@
 #include "core/memory.h"
 
 using streamhal::hip::Address;
-using streamhal::hip::Pointer;
 using streamhal::hip::RuntimeCall;
 using streamhal::hip::WriteOut;
 
@@ -23,7 +22,7 @@ hipError_t hipMalloc(void** ptr, size_t size) {
   return RuntimeCall([&] {
     uint64_t value = 0;
     return WriteOut(streamhal::MemAlloc(ptr ? &value : nullptr, size, /*allow_zero=*/true), ptr,
-                    Pointer(value));
+                    value);
   });
 }
 
@@ -36,7 +35,7 @@ hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height
     uint64_t value = 0;
     return WriteOut(streamhal::MemAllocPitch(ptr ? &value : nullptr, pitch, width, height,
                                              kPitchElementBytes),
-                    ptr, Pointer(value));
+                    ptr, value);
   });
 }
 
@@ -46,7 +45,7 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t* dptr, size_t* pitch, size_t width_in
     uint64_t value = 0;
     return WriteOut(streamhal::MemAllocPitch(dptr ? &value : nullptr, pitch, width_in_bytes, height,
                                              element_size_bytes),
-                    dptr, Pointer(value));
+                    dptr, value);
   });
 }
 
@@ -59,7 +58,7 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t* pbase, size_t* psize, hipDevice
     uint64_t base = 0;
     return WriteOut(
         streamhal::MemGetAddressRange(pbase ? &base : nullptr, psize, Address(dptr)), pbase,
-        Pointer(base));
+        base);
   });
 }
 
@@ -97,7 +96,7 @@ hipError_t hipHostGetDevicePointer(void** dev_ptr, void* host_ptr, unsigned int 
     uint64_t value = 0;
     return WriteOut(
         streamhal::MemHostGetDevicePointer(dev_ptr ? &value : nullptr, host_ptr, flags), dev_ptr,
-        Pointer(value));
+        value);
   });
 }
 

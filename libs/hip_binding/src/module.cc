@@ -9,7 +9,6 @@
 using streamhal::FunctionAttribute;
 using streamhal::HandleOut;
 using streamhal::HandleValue;
-using streamhal::hip::Pointer;
 using streamhal::hip::RuntimeCall;
 using streamhal::hip::WriteOut;
 
@@ -56,7 +55,7 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t* dptr, size_t* bytes, hipModule_t h
     uint64_t value = 0;
     return WriteOut(
         streamhal::ModuleGetGlobal(dptr ? &value : nullptr, bytes, HandleValue(hmod), name), dptr,
-        Pointer(value));
+        value);
   });
 }
 

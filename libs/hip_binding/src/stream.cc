@@ -67,7 +67,7 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
   const hipError_t result = RuntimeCall([&] {
     return streamhal::StreamAddCallback(
         HandleValue(stream), flags,
-        [](uint64_t handle, void* raw) {
+        call == nullptr ? nullptr : +[](uint64_t handle, void* raw) {
           auto* c = static_cast<Call*>(raw);
           c->callback(streamhal::ToApiHandle<hipStream_t>(handle), hipSuccess, c->user_data);
           delete c;
