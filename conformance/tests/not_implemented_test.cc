@@ -68,13 +68,6 @@ class HipNotImplemented : public testing::Test {
 SH_CUDA_NOT_IMPLEMENTED(cuGetProcAddress, nullptr, nullptr, 0, 0, nullptr)
 
 // Modules.
-SH_CUDA_NOT_IMPLEMENTED(cuModuleLoad, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuModuleLoadData, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuModuleLoadDataEx, nullptr, nullptr, 0, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuModuleLoadFatBinary, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuModuleUnload, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuModuleGetFunction, nullptr, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuModuleGetGlobal, nullptr, nullptr, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuModuleGetTexRef, nullptr, nullptr, nullptr)
 
 // Linker.
@@ -86,39 +79,11 @@ SH_CUDA_NOT_IMPLEMENTED(cuLinkComplete, nullptr, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuLinkDestroy, nullptr)
 
 // Memory management.
-SH_CUDA_NOT_IMPLEMENTED(cuMemGetInfo, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemAlloc, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemAllocPitch, nullptr, nullptr, 0, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemFree, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemGetAddressRange, nullptr, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemAllocHost, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemFreeHost, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemHostAlloc, nullptr, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemHostGetDevicePointer, nullptr, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemHostGetFlags, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuMemAllocManaged, nullptr, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemHostRegister, nullptr, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemHostUnregister, nullptr)
 
 // Copies.
-SH_CUDA_NOT_IMPLEMENTED(cuMemcpy, 0, 0, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuMemcpyPeer, 0, nullptr, 0, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemcpyHtoD, 0, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemcpyDtoH, nullptr, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemcpyDtoD, 0, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemcpyAsync, 0, 0, 0, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuMemcpyPeerAsync, 0, nullptr, 0, nullptr, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemcpyHtoDAsync, 0, nullptr, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemcpyDtoHAsync, nullptr, 0, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemcpyDtoDAsync, 0, 0, 0, nullptr)
-
-// Memsets.
-SH_CUDA_NOT_IMPLEMENTED(cuMemsetD8, 0, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemsetD16, 0, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemsetD32, 0, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemsetD8Async, 0, 0, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemsetD16Async, 0, 0, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemsetD32Async, 0, 0, 0, nullptr)
 
 // Pointer attributes and unified memory.
 SH_CUDA_NOT_IMPLEMENTED(cuPointerGetAttribute, nullptr, CUpointer_attribute{}, 0)
@@ -167,14 +132,10 @@ SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFilterMode, nullptr, CUfilter_mode{})
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFlags, nullptr, 0)
 
 // Kernel attributes, launch and occupancy.
-SH_CUDA_NOT_IMPLEMENTED(cuFuncGetAttribute, nullptr, CUfunction_attribute{}, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuFuncSetAttribute, nullptr, CUfunction_attribute{}, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuFuncSetCacheConfig, nullptr, CUfunc_cache{})
 SH_CUDA_NOT_IMPLEMENTED(cuFuncSetSharedMemConfig, nullptr, CUsharedconfig{})
-SH_CUDA_NOT_IMPLEMENTED(cuLaunchKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuLaunchCooperativeKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuLaunchHostFunc, nullptr, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessor, nullptr, nullptr, 0, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, nullptr, nullptr, 0,
                         0, 0)
@@ -183,25 +144,8 @@ SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSizeWithFlags, nullptr, null
                         nullptr, 0, 0, 0)
 
 // Streams.
-SH_CUDA_NOT_IMPLEMENTED(cuStreamCreate, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamCreateWithPriority, nullptr, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamGetPriority, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamGetFlags, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamGetCtx, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamWaitEvent, nullptr, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamAddCallback, nullptr, nullptr, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamQuery, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamSynchronize, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamDestroy, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamCopyAttributes, nullptr, nullptr)
 
 // Events.
-SH_CUDA_NOT_IMPLEMENTED(cuEventCreate, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuEventRecord, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuEventQuery, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuEventSynchronize, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuEventDestroy, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuEventElapsedTime, nullptr, nullptr, nullptr)
 
 // Stream capture.
 SH_CUDA_NOT_IMPLEMENTED(cuStreamBeginCapture, nullptr, CUstreamCaptureMode{})
@@ -230,14 +174,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuGraphExecUpdate, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipGetProcAddress, nullptr, nullptr, 0, 0, nullptr)
 
 // Modules
-SH_HIP_NOT_IMPLEMENTED(hipModuleLoad, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipModuleLoadData, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipModuleLoadDataEx, nullptr, nullptr, 0, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipModuleLoadFatBin, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipModuleLoadFatBinary, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipModuleUnload, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipModuleGetFunction, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipModuleGetGlobal, nullptr, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipModuleGetTexRef, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLinkCreate, 0, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLinkAddData, nullptr, hipJitInputType{}, nullptr, 0, nullptr, 0, nullptr,
@@ -247,19 +183,9 @@ SH_HIP_NOT_IMPLEMENTED(hipLinkComplete, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLinkDestroy, nullptr)
 
 // Functions and launches
-SH_HIP_NOT_IMPLEMENTED(hipFuncGetAttribute, nullptr, hipFunction_attribute{}, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipFuncGetAttributes, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipFuncSetAttribute, nullptr, hipFuncAttribute{}, 0)
 SH_HIP_NOT_IMPLEMENTED(hipFuncSetCacheConfig, nullptr, hipFuncCache_t{})
 SH_HIP_NOT_IMPLEMENTED(hipFuncSetSharedMemConfig, nullptr, hipSharedMemConfig{})
 SH_HIP_NOT_IMPLEMENTED(hipGetFuncBySymbol, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr,
-                       nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipExtModuleLaunchKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr,
-                       nullptr, nullptr, nullptr, 0)
-
-SH_HIP_NOT_IMPLEMENTED(hipHccModuleLaunchKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr,
-                       nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr,
                        nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
@@ -267,7 +193,6 @@ SH_HIP_NOT_IMPLEMENTED(hipLaunchKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nul
 SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
 SH_HIP_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipLaunchHostFunc, nullptr, nullptr, nullptr)
 
 // Occupancy
 SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSize, nullptr, nullptr, nullptr, 0, 0)
@@ -278,45 +203,11 @@ SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFla
                        nullptr, 0, 0, 0)
 
 // Streams
-SH_HIP_NOT_IMPLEMENTED(hipStreamCreate, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipStreamCreateWithFlags, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipStreamCreateWithPriority, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipStreamDestroy, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipStreamQuery, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipStreamSynchronize, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipStreamWaitEvent, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipStreamGetFlags, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipStreamGetPriority, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipStreamGetDevice, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipStreamAddCallback, nullptr, nullptr, nullptr, 0)
 
 // Events
-SH_HIP_NOT_IMPLEMENTED(hipEventCreate, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipEventCreateWithFlags, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipEventRecord, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipEventQuery, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipEventSynchronize, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipEventDestroy, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipEventElapsedTime, nullptr, nullptr, nullptr)
 
 // Memory
-SH_HIP_NOT_IMPLEMENTED(hipMalloc, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipFree, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMallocPitch, nullptr, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemAllocPitch, nullptr, nullptr, 0, 0, 0)
 SH_HIP_NOT_IMPLEMENTED(hipMallocManaged, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemGetInfo, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemGetAddressRange, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemPtrGetInfo, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipHostMalloc, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipHostFree, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipHostAlloc, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMallocHost, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipFreeHost, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipHostGetDevicePointer, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipHostGetFlags, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipHostRegister, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipHostUnregister, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipPointerGetAttributes, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipPointerGetAttribute, nullptr, hipPointer_attribute{}, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipPointerSetAttribute, nullptr, hipPointer_attribute{}, nullptr)
@@ -330,26 +221,8 @@ SH_HIP_NOT_IMPLEMENTED(hipArrayCreate, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipArrayDestroy, nullptr)
 
 // Copies and fills
-SH_HIP_NOT_IMPLEMENTED(hipMemcpy, nullptr, nullptr, 0, hipMemcpyHostToDevice)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyWithStream, nullptr, nullptr, 0, hipMemcpyHostToDevice, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyAsync, nullptr, nullptr, 0, hipMemcpyHostToDevice, nullptr)
-
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyHtoD, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyDtoH, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyDtoD, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyHtoDAsync, nullptr, nullptr, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyDtoHAsync, nullptr, nullptr, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyDtoDAsync, nullptr, nullptr, 0, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeer, nullptr, 0, nullptr, 0, 0)
 SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeerAsync, nullptr, 0, nullptr, 0, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemset, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemsetAsync, nullptr, 0, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemsetD8, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemsetD8Async, nullptr, 0, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemsetD16, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemsetD16Async, nullptr, 0, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemsetD32, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemsetD32Async, nullptr, 0, 0, nullptr)
 
 // Stream-ordered allocation and memory pools
 SH_HIP_NOT_IMPLEMENTED(hipMallocAsync, nullptr, 0, nullptr)
@@ -399,56 +272,6 @@ SH_HIP_NOT_IMPLEMENTED(hipGraphAddHostNode, nullptr, nullptr, nullptr, 0, nullpt
 SH_HIP_NOT_IMPLEMENTED(hipGraphAddEmptyNode, nullptr, nullptr, nullptr, 0)
 
 // Errors
-
-// Rows that name a use of an entry point rather than the entry point.
-
-TEST_F(CudaNotImplemented, cuLaunchKernelWithExtraBuffer) {
-  unsigned char arguments[16] = {};
-  size_t size = sizeof(arguments);
-  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, arguments, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
-                   CU_LAUNCH_PARAM_END};
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
-            cuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, extra));
-}
-
-TEST_F(HipNotImplemented, hipModuleLaunchKernelWithExtraBuffer) {
-  unsigned char arguments[16] = {};
-  size_t size = sizeof(arguments);
-  void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, arguments, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
-                   HIP_LAUNCH_PARAM_END};
-  EXPECT_HIP(hipErrorNotSupported,
-             hipModuleLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, extra));
-}
-
-TEST_F(CudaNotImplemented, cuModuleLoadDataExWithJitOptions) {
-  char log[256] = {};
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* values[] = {log, reinterpret_cast<void*>(sizeof(log))};
-  CUmodule module = nullptr;
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
-            cuModuleLoadDataEx(&module, "not a kernel image", 2, options, values));
-}
-
-TEST_F(HipNotImplemented, hipModuleLoadDataExWithJitOptions) {
-  char log[256] = {};
-  hipJitOption options[] = {hipJitOptionErrorLogBuffer, hipJitOptionErrorLogBufferSizeBytes};
-  void* values[] = {log, reinterpret_cast<void*>(sizeof(log))};
-  hipModule_t module = nullptr;
-  EXPECT_HIP(hipErrorNotSupported,
-             hipModuleLoadDataEx(&module, "not a kernel image", 2, options, values));
-}
-
-TEST_F(HipNotImplemented, hipMemcpyWithDefaultKind) {
-  EXPECT_HIP(hipErrorNotSupported, hipMemcpy(nullptr, nullptr, 0, hipMemcpyDefault));
-}
-
-TEST_F(CudaNotImplemented, PerThreadDefaultStream) {
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuStreamSynchronize(CU_STREAM_PER_THREAD));
-}
-
-TEST_F(HipNotImplemented, PerThreadDefaultStream) {
-  EXPECT_HIP(hipErrorNotSupported, hipStreamSynchronize(hipStreamPerThread));
-}
 
 // The registration entry points return no error code: they register
 // nothing, and launching by host symbol reports hipErrorNotSupported.
