@@ -118,12 +118,14 @@ Context::~Context() {
     absl::MutexLock lock(&objects_mutex_);
     objects.swap(objects_);
     default_stream_ = nullptr;
+    default_stream_fast_.store(nullptr, std::memory_order_release);
   }
   while (!objects.empty()) objects.pop_back();
   FreeContextAllocations(this);
 }
 
 absl::StatusOr<Stream*> Context::DefaultStream() {
+  if (Stream* stream = default_stream_fast_.load(std::memory_order_acquire)) return stream;
   absl::MutexLock lock(&objects_mutex_);
   if (default_stream_ == nullptr) {
     SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendStream> backend,
@@ -131,6 +133,7 @@ absl::StatusOr<Stream*> Context::DefaultStream() {
     auto stream = std::make_unique<Stream>(this, std::move(backend), StreamRole::kLegacy,
                                            kStreamDefault, 0);
     default_stream_ = stream.get();
+    default_stream_fast_.store(default_stream_, std::memory_order_release);
     objects_.push_back(std::move(stream));
   }
   return default_stream_;
@@ -147,6 +150,7 @@ absl::StatusOr<Stream*> Context::CreateStream(unsigned flags, int priority) {
       (flags & kStreamNonBlocking) != 0 ? StreamRole::kNonBlocking : StreamRole::kBlocking;
   auto stream = std::make_unique<Stream>(this, std::move(backend), role, flags, priority);
   Stream* raw = stream.get();
+  if (role == StreamRole::kBlocking) blocking_stream_count_.fetch_add(1, std::memory_order_acq_rel);
   Adopt(std::move(stream));
   return raw;
 }
@@ -188,6 +192,10 @@ bool Context::Destroy(Object* object) {
     absl::MutexLock lock(&objects_mutex_);
     for (auto it = objects_.begin(); it != objects_.end(); ++it) {
       if (it->get() == object) {
+        if (object->kind() == ObjectKind::kStream &&
+            static_cast<Stream*>(object)->role() == StreamRole::kBlocking) {
+          blocking_stream_count_.fetch_sub(1, std::memory_order_acq_rel);
+        }
         doomed = std::move(*it);
         objects_.erase(it);
         break;

@@ -90,6 +90,11 @@ class Context : public Object {
   // The blocking streams of this context, for the legacy stream's implicit
   // waits.
   std::vector<Stream*> BlockingStreams();
+  // How many blocking streams exist: lets legacy-stream launches skip the
+  // implicit-wait scan (and its lock) when there are none.
+  int blocking_stream_count() const {
+    return blocking_stream_count_.load(std::memory_order_acquire);
+  }
 
   // Objects created in this context (modules, streams, events) are owned by
   // it and destroyed with it. Adopt takes ownership; Destroy destroys one
@@ -106,6 +111,9 @@ class Context : public Object {
   std::atomic<int> shared_mem_config_{0};
   absl::Mutex objects_mutex_;
   Stream* default_stream_ ABSL_GUARDED_BY(objects_mutex_) = nullptr;
+  // Lock-free copy of default_stream_ for the launch path.
+  std::atomic<Stream*> default_stream_fast_{nullptr};
+  std::atomic<int> blocking_stream_count_{0};
   std::vector<std::unique_ptr<Object>> objects_ ABSL_GUARDED_BY(objects_mutex_);
   mutable absl::Mutex limits_mutex_;
   size_t limits_[static_cast<int>(Limit::kCount)] ABSL_GUARDED_BY(limits_mutex_);

@@ -60,11 +60,10 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 #define threadIdx gl_LocalInvocationID
 #define blockIdx gl_WorkGroupID
 #define blockDim gl_WorkGroupSize
-// A grid larger than the device's dispatch limits is launched as several
-// vkCmdDispatchBase calls. gl_WorkGroupID includes the dispatch base, so
-// blockIdx is the true block index, but gl_NumWorkGroups is the group count
-// of one piece only. gridDim is therefore exact only for grids that fit in
-// one dispatch; a later ABI revision may have the launcher pass the real grid.
+// A grid larger than the device's dispatch limits is launched in pieces; the
+// runtime rewrites the kernel so that gl_WorkGroupID and gl_NumWorkGroups
+// describe the whole grid (docs/kernel-abi.md, "Grids"): blockIdx and
+// gridDim are exact.
 #define gridDim gl_NumWorkGroups
 
 // __syncthreads: every thread of the block reaches the barrier, and memory

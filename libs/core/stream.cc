@@ -36,6 +36,7 @@ absl::Status Stream::CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_
     return absl::OkStatus();
   }
   // The legacy stream waits for every blocking stream's new work.
+  if (context_->blocking_stream_count() == 0) return absl::OkStatus();
   for (Stream* other : context_->BlockingStreams()) {
     const uint64_t count = other->work_count_.load(std::memory_order_acquire);
     absl::MutexLock lock(&seen_mutex_);
