@@ -9,3 +9,5 @@ bash ci/install-deps.sh
 bash ci/build.sh "$preset"
 export STREAMHAL_VALIDATION=1
 ctest --preset "$preset" -j "$(nproc)"
+# The kernel-image loader's fuzz target, briefly (libFuzzer under clang).
+bash ci/fuzz.sh 30
