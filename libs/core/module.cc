@@ -226,6 +226,9 @@ absl::Status ModuleLoad(HandleOut out, const char* path) {
   std::string stem(path);
   if (size_t slash = stem.find_last_of('/'); slash != std::string::npos) stem.erase(0, slash + 1);
   if (size_t dot = stem.find('.'); dot != std::string::npos) stem.erase(dot);
+  if (bytes.empty()) {
+    return Error(ErrorCode::kInvalidImage, "cuModuleLoad: '", path, "' is empty");
+  }
   SH_ASSIGN_OR_RETURN(LoadedImage image, Parse(bytes.data(), bytes.size(), stem, nullptr));
   auto module = std::make_unique<Module>(context);
   absl::Status loaded = LoadModule(context, module.get(), std::move(image));

@@ -1613,6 +1613,14 @@ const KernelInfo* ModuleReflection::FindKernel(std::string_view name) const {
 
 absl::StatusOr<ModuleReflection> ReflectSpirv(absl::Span<const uint32_t> words) {
   SH_ASSIGN_OR_RETURN(ParsedModule module, ParsedModule::Parse(words));
+  // SPIR-V requires exactly one OpMemoryModel; a module without one (for
+  // example a bare header) is not a module a driver may be given.
+  int memory_models = 0;
+  for (const auto& inst : module.instructions()) memory_models += inst.opcode == spv::OpMemoryModel;
+  if (memory_models != 1) {
+    return Error(ErrorCode::kInvalidImage, "SPIR-V module has ", memory_models,
+                 " OpMemoryModel instructions; exactly one is required");
+  }
   return Reflector(module).Run();
 }
 

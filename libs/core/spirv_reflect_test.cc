@@ -561,11 +561,9 @@ TEST(SpirvReflectMalformedTest, HeaderErrors) {
   EXPECT_EQ(code({0x07230203, 0x00020000, 0, 10, 0}), ErrorCode::kInvalidImage);  // version 2.0
   EXPECT_EQ(code({0x07230203, 0x00010500, 0, 0, 0}), ErrorCode::kInvalidImage);   // bound 0
   EXPECT_EQ(code({0x07230203, 0x00010500, 0, 0x7fffffff, 0}), ErrorCode::kInvalidImage);
-  // A header alone is a valid, empty module.
-  absl::StatusOr<ModuleReflection> empty =
-      ReflectSpirv(std::vector<uint32_t>{0x07230203, 0x00010500, 0, 1, 0});
-  ASSERT_TRUE(empty.ok()) << empty.status();
-  EXPECT_TRUE(empty->kernels.empty());
+  // A header alone lacks the OpMemoryModel every module must have; a driver
+  // must not be handed it.
+  EXPECT_EQ(code({0x07230203, 0x00010500, 0, 1, 0}), ErrorCode::kInvalidImage);
 }
 
 TEST(SpirvReflectMalformedTest, InstructionErrors) {
