@@ -43,6 +43,8 @@ inline constexpr std::string_view kGlslPreludeIncludeName = "streamhal/kernel.gl
 // The prelude text that the include above resolves to; it equals
 // libs/core/include_glsl/streamhal/kernel.glsl (a test checks).
 std::string_view GlslPrelude();
+// The text of include_glsl/streamhal/kernel.glsl, embedded at build time.
+const char* EmbeddedGlslPrelude();
 
 // True when the library was built with glslang (STREAMHAL_ENABLE_GLSL).
 bool GlslCompilerAvailable();
