@@ -14,6 +14,37 @@
 
 namespace streamhal {
 namespace spirv_detail {
+
+bool IsBeforeDeclarations(uint32_t opcode) {
+  switch (opcode) {
+    case spv::OpCapability:
+    case spv::OpExtension:
+    case spv::OpExtInstImport:
+    case spv::OpMemoryModel:
+    case spv::OpEntryPoint:
+    case spv::OpExecutionMode:
+    case spv::OpExecutionModeId:
+    case spv::OpString:
+    case spv::OpSourceExtension:
+    case spv::OpSource:
+    case spv::OpSourceContinued:
+    case spv::OpName:
+    case spv::OpMemberName:
+    case spv::OpModuleProcessed:
+    case spv::OpDecorate:
+    case spv::OpMemberDecorate:
+    case spv::OpDecorationGroup:
+    case spv::OpGroupDecorate:
+    case spv::OpGroupMemberDecorate:
+    case spv::OpDecorateId:
+    case spv::OpDecorateString:
+    case spv::OpMemberDecorateString:
+      return true;
+    default:
+      return false;
+  }
+}
+
 namespace {
 
 // The SPIR-V universal limit on the id bound; a larger bound is malformed.

@@ -144,6 +144,11 @@ absl::StatusOr<ModuleReflection> ReflectSpirv(absl::Span<const uint32_t> words);
 
 namespace spirv_detail {
 
+// Whether `opcode` belongs to the part of a module's logical layout that
+// precedes the type declarations (capabilities through annotations): where
+// rewrites insert new decorations.
+bool IsBeforeDeclarations(uint32_t opcode);
+
 // A checked, indexed view of a module shared by reflection and rewriting.
 // Parse() guarantees: every instruction lies inside the words; each result id
 // is nonzero, below the bound and defined once; every id operand refers to a

@@ -12,39 +12,8 @@ namespace streamhal {
 namespace {
 
 using spirv_detail::Instruction;
+using spirv_detail::IsBeforeDeclarations;
 using spirv_detail::ParsedModule;
-
-// Instructions of the logical layout that precede the type declarations:
-// the new decorations go right before the first instruction not listed here.
-bool IsBeforeDeclarations(uint32_t opcode) {
-  switch (opcode) {
-    case spv::OpCapability:
-    case spv::OpExtension:
-    case spv::OpExtInstImport:
-    case spv::OpMemoryModel:
-    case spv::OpEntryPoint:
-    case spv::OpExecutionMode:
-    case spv::OpExecutionModeId:
-    case spv::OpString:
-    case spv::OpSourceExtension:
-    case spv::OpSource:
-    case spv::OpSourceContinued:
-    case spv::OpName:
-    case spv::OpMemberName:
-    case spv::OpModuleProcessed:
-    case spv::OpDecorate:
-    case spv::OpMemberDecorate:
-    case spv::OpDecorationGroup:
-    case spv::OpGroupDecorate:
-    case spv::OpGroupMemberDecorate:
-    case spv::OpDecorateId:
-    case spv::OpDecorateString:
-    case spv::OpMemberDecorateString:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // Debug and annotation instructions whose first operand is the target id.
 bool TargetsWordOne(uint32_t opcode) {

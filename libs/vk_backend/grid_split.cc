@@ -38,37 +38,6 @@ uint64_t AlignUp(uint64_t value, uint64_t alignment) {
   return alignment <= 1 ? value : (value + alignment - 1) / alignment * alignment;
 }
 
-// Instructions of the logical layout that precede the type declarations.
-bool IsBeforeDeclarations(uint32_t opcode) {
-  switch (opcode) {
-    case spv::OpCapability:
-    case spv::OpExtension:
-    case spv::OpExtInstImport:
-    case spv::OpMemoryModel:
-    case spv::OpEntryPoint:
-    case spv::OpExecutionMode:
-    case spv::OpExecutionModeId:
-    case spv::OpString:
-    case spv::OpSourceExtension:
-    case spv::OpSource:
-    case spv::OpSourceContinued:
-    case spv::OpName:
-    case spv::OpMemberName:
-    case spv::OpModuleProcessed:
-    case spv::OpDecorate:
-    case spv::OpMemberDecorate:
-    case spv::OpDecorationGroup:
-    case spv::OpGroupDecorate:
-    case spv::OpGroupMemberDecorate:
-    case spv::OpDecorateId:
-    case spv::OpDecorateString:
-    case spv::OpMemberDecorateString:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Debug and annotation instructions may name the built-in variables.
 bool IsDebugOrAnnotation(uint32_t opcode) {
   return opcode == spv::OpName || opcode == spv::OpDecorate || opcode == spv::OpDecorateId ||
@@ -225,7 +194,8 @@ absl::StatusOr<GridSplitRewrite> Rewriter::Run(absl::string_view entry_point, ui
   size_t declarations_begin = instructions.size();
   for (const Instruction& inst : instructions) {
     if (inst.function >= 0) break;
-    if (declarations_begin == instructions.size() && !IsBeforeDeclarations(inst.opcode)) {
+    if (declarations_begin == instructions.size() &&
+        !spirv_detail::IsBeforeDeclarations(inst.opcode)) {
       declarations_begin = Index(inst);
     }
     if (inst.opcode == spv::OpEntryPoint && Word(inst, 1) == spv::ExecutionModelGLCompute) {
