@@ -27,17 +27,27 @@ class RatioReporter : public benchmark::ConsoleReporter {
       if (run.error_occurred) continue;
       const double ns = run.GetAdjustedRealTime();
       times_[run.benchmark_name()] = ns;
-      auto it = run.counters.find("bytes_per_second");
-      if (it != run.counters.end()) rates_[run.benchmark_name()] = it->second.value;
+      for (const char* rate : {"bytes_per_second", "items_per_second"}) {
+        auto it = run.counters.find(rate);
+        if (it != run.counters.end()) rates_[run.benchmark_name()] = it->second.value;
+      }
     }
   }
 
   void PrintRatios() const {
     std::printf("\nRatios (same run):\n");
-    Ratio("launch enqueue: streamhal / raw record (target <= 1.5)",
-          times_, "BM_Streamhal_LaunchKernel", "BM_RawVulkan_RecordDispatch");
-    Ratio("launch + sync: streamhal / raw submit+wait (target <= 1.1)", times_,
-          "BM_Streamhal_LaunchSynchronize", "BM_RawVulkan_SubmitWait");
+    Ratio("launch enqueue: streamhal / raw record (target <= 1.5)", times_,
+          "BM_Streamhal_LaunchKernel", "BM_RawVulkan_RecordDispatch");
+    Ratio("launch enqueue: streamhal / raw record with ordering barriers", times_,
+          "BM_Streamhal_LaunchKernel", "BM_RawVulkan_RecordOrderedDispatch");
+    Ratio("launch + stream sync: streamhal / raw submit+wait (target <= 1.1)", times_,
+          "BM_Streamhal_LaunchStreamSynchronize", "BM_RawVulkan_SubmitWait");
+    Ratio("launch + context sync: streamhal / raw submit+wait", times_,
+          "BM_Streamhal_LaunchCtxSynchronize", "BM_RawVulkan_SubmitWait");
+    Ratio("enqueue throughput: two threads / one thread (target >= 1.8)", rates_,
+          "BM_Streamhal_LaunchThreads/2/manual_time", "BM_Streamhal_LaunchThreads/1/manual_time");
+    Ratio("record throughput, raw Vulkan: two threads / one thread", rates_,
+          "BM_RawVulkan_RecordThreads/2/manual_time", "BM_RawVulkan_RecordThreads/1/manual_time");
     Ratio("HtoD 64 MiB throughput: streamhal / memcpy (target >= 0.9)", rates_,
           "BM_Streamhal_MemcpyHtoD64MiB/real_time", "BM_HostMemcpy64MiB/real_time");
     Ratio("DtoH 64 MiB throughput: streamhal / memcpy (target >= 0.9)", rates_,

@@ -1,6 +1,7 @@
 // Launch cost: cuLaunchKernel of a tiny kernel against recording the same
-// bind + push + dispatch in raw Vulkan; launch + synchronise against raw
-// submit + wait.
+// bind + push + dispatch in raw Vulkan (and against the same with the
+// barrier stream order needs); launch + synchronise against raw submit +
+// wait.
 #include <benchmark/benchmark.h>
 
 #include "bench_env.h"
@@ -15,7 +16,7 @@ namespace {
 constexpr int kBatch = 256;
 
 void BM_RawVulkan_RecordDispatch(benchmark::State& state) {
-  RawVulkan& raw = *GetEnv().raw;
+  RawRecorder& raw = GetEnv().raw->recorder();
   uint32_t value = 0;
   for (auto _ : state) {
     raw.Begin();
@@ -25,6 +26,18 @@ void BM_RawVulkan_RecordDispatch(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kBatch);
 }
 BENCHMARK(BM_RawVulkan_RecordDispatch);
+
+void BM_RawVulkan_RecordOrderedDispatch(benchmark::State& state) {
+  RawRecorder& raw = GetEnv().raw->recorder();
+  uint32_t value = 0;
+  for (auto _ : state) {
+    raw.Begin();
+    for (int i = 0; i < kBatch; ++i) raw.RecordOrderedDispatch(++value, i == 0);
+    raw.End();
+  }
+  state.SetItemsProcessed(state.iterations() * kBatch);
+}
+BENCHMARK(BM_RawVulkan_RecordOrderedDispatch);
 
 void BM_Streamhal_LaunchKernel(benchmark::State& state) {
   Env& env = GetEnv();
@@ -47,18 +60,34 @@ void BM_Streamhal_LaunchKernel(benchmark::State& state) {
 BENCHMARK(BM_Streamhal_LaunchKernel);
 
 void BM_RawVulkan_SubmitWait(benchmark::State& state) {
-  RawVulkan& raw = *GetEnv().raw;
+  RawRecorder& raw = GetEnv().raw->recorder();
   uint32_t value = 0;
   for (auto _ : state) {
     raw.Begin();
     raw.RecordDispatch(++value);
     raw.End();
-    raw.SubmitAndWait();
+    GetEnv().raw->SubmitAndWait();
   }
 }
 BENCHMARK(BM_RawVulkan_SubmitWait);
 
-void BM_Streamhal_LaunchSynchronize(benchmark::State& state) {
+void BM_Streamhal_LaunchStreamSynchronize(benchmark::State& state) {
+  Env& env = GetEnv();
+  uint32_t value = 0;
+  void* args[] = {&env.output, &value};
+  for (auto _ : state) {
+    ++value;
+    if (cuLaunchKernel(env.tiny, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr) != CUDA_SUCCESS ||
+        cuStreamSynchronize(nullptr) != CUDA_SUCCESS) {
+      state.SkipWithError("launch or synchronize failed");
+      break;
+    }
+  }
+}
+BENCHMARK(BM_Streamhal_LaunchStreamSynchronize);
+
+// cuCtxSynchronize waits for every stream of the context.
+void BM_Streamhal_LaunchCtxSynchronize(benchmark::State& state) {
   Env& env = GetEnv();
   uint32_t value = 0;
   void* args[] = {&env.output, &value};
@@ -71,7 +100,7 @@ void BM_Streamhal_LaunchSynchronize(benchmark::State& state) {
     }
   }
 }
-BENCHMARK(BM_Streamhal_LaunchSynchronize);
+BENCHMARK(BM_Streamhal_LaunchCtxSynchronize);
 
 }  // namespace
 }  // namespace bench

@@ -55,7 +55,8 @@ RawVulkan::RawVulkan(const std::string& spirv_path) {
   queue_info.queueFamilyIndex = family_;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
-  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan12Features features12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   features12.bufferDeviceAddress = VK_TRUE;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &features12;
@@ -66,16 +67,6 @@ RawVulkan::RawVulkan(const std::string& spirv_path) {
   device_info.pQueueCreateInfos = &queue_info;
   Check(vkCreateDevice(physical_, &device_info, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, family_, 0, &queue_);
-
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  pool_info.queueFamilyIndex = family_;
-  Check(vkCreateCommandPool(device_, &pool_info, nullptr, &pool_), "vkCreateCommandPool");
-  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  alloc.commandPool = pool_;
-  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  alloc.commandBufferCount = 1;
-  Check(vkAllocateCommandBuffers(device_, &alloc, &command_buffer_), "vkAllocateCommandBuffers");
 
   const std::vector<uint32_t> words = ReadSpirv(spirv_path);
   VkShaderModuleCreateInfo shader_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -102,7 +93,8 @@ RawVulkan::RawVulkan(const std::string& spirv_path) {
 
   VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   buffer_info.size = 256;
-  buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  buffer_info.usage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   Check(vkCreateBuffer(device_, &buffer_info, nullptr, &buffer_), "vkCreateBuffer");
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(device_, buffer_, &requirements);
@@ -125,6 +117,7 @@ RawVulkan::RawVulkan(const std::string& spirv_path) {
 
   VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   Check(vkCreateFence(device_, &fence_info, nullptr, &fence_), "vkCreateFence");
+  recorder_ = std::make_unique<RawRecorder>(*this);
 }
 
 RawVulkan::~RawVulkan() {
@@ -135,34 +128,62 @@ RawVulkan::~RawVulkan() {
   vkDestroyPipeline(device_, pipeline_, nullptr);
   vkDestroyPipelineLayout(device_, layout_, nullptr);
   vkDestroyShaderModule(device_, shader_, nullptr);
-  vkDestroyCommandPool(device_, pool_, nullptr);
+  recorder_.reset();
   vkDestroyDevice(device_, nullptr);
   vkDestroyInstance(instance_, nullptr);
 }
 
-void RawVulkan::Begin() {
+RawRecorder::RawRecorder(const RawVulkan& raw) : raw_(raw) {
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool_info.queueFamilyIndex = raw.queue_family();
+  Check(vkCreateCommandPool(raw.device(), &pool_info, nullptr, &pool_), "vkCreateCommandPool");
+  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  alloc.commandPool = pool_;
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.commandBufferCount = 1;
+  Check(vkAllocateCommandBuffers(raw.device(), &alloc, &command_buffer_),
+        "vkAllocateCommandBuffers");
+}
+
+RawRecorder::~RawRecorder() { vkDestroyCommandPool(raw_.device(), pool_, nullptr); }
+
+void RawRecorder::Begin() {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   Check(vkResetCommandBuffer(command_buffer_, 0), "vkResetCommandBuffer");
   Check(vkBeginCommandBuffer(command_buffer_, &begin), "vkBeginCommandBuffer");
 }
 
-void RawVulkan::End() { Check(vkEndCommandBuffer(command_buffer_), "vkEndCommandBuffer"); }
+void RawRecorder::End() { Check(vkEndCommandBuffer(command_buffer_), "vkEndCommandBuffer"); }
 
-void RawVulkan::RecordDispatch(uint32_t value) {
+void RawRecorder::RecordDispatch(uint32_t value) {
   struct {
     VkDeviceAddress out;
     uint32_t value;
-  } params{output_address_, value};
-  vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-  vkCmdPushConstants(command_buffer_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, 12, &params);
+  } params{raw_.output_address(), value};
+  vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, raw_.pipeline());
+  vkCmdPushConstants(command_buffer_, raw_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, 12, &params);
   vkCmdDispatch(command_buffer_, 1, 1, 1);
+}
+
+void RawRecorder::RecordOrderedDispatch(uint32_t value, bool first) {
+  if (!first) {
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdPipelineBarrier(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                         nullptr);
+  }
+  RecordDispatch(value);
 }
 
 void RawVulkan::SubmitAndWait() {
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &command_buffer_;
+  const VkCommandBuffer command_buffer = recorder_->command_buffer();
+  submit.pCommandBuffers = &command_buffer;
   Check(vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
   Check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
   Check(vkResetFences(device_, 1, &fence_), "vkResetFences");

@@ -7,10 +7,38 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace bench {
+
+class RawVulkan;
+
+// A command pool and one command buffer recording the tiny kernel's
+// launches; one per thread that records.
+class RawRecorder {
+ public:
+  explicit RawRecorder(const RawVulkan& raw);
+  ~RawRecorder();
+  RawRecorder(const RawRecorder&) = delete;
+  RawRecorder& operator=(const RawRecorder&) = delete;
+
+  VkCommandBuffer command_buffer() const { return command_buffer_; }
+  void Begin();
+  void End();
+  // Records what one launch of the tiny kernel records: bind, push, dispatch.
+  void RecordDispatch(uint32_t value);
+  // The same preceded (unless it is the first) by the global memory barrier
+  // that orders it after the previous dispatch: the work a stream must
+  // record, since CUDA runs every launch of a stream after the one before.
+  void RecordOrderedDispatch(uint32_t value, bool first);
+
+ private:
+  const RawVulkan& raw_;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;
+};
 
 class RawVulkan {
  public:
@@ -21,17 +49,15 @@ class RawVulkan {
 
   VkDevice device() const { return device_; }
   VkQueue queue() const { return queue_; }
-  VkCommandBuffer command_buffer() const { return command_buffer_; }
+  uint32_t queue_family() const { return family_; }
   VkPipeline pipeline() const { return pipeline_; }
   VkPipelineLayout layout() const { return layout_; }
   VkDeviceAddress output_address() const { return output_address_; }
   VkFence fence() const { return fence_; }
 
-  void Begin();
-  void End();
-  // Records what one launch of the tiny kernel records: bind, push, dispatch.
-  void RecordDispatch(uint32_t value);
-  // Submits the command buffer and waits for it.
+  // The main thread's recorder.
+  RawRecorder& recorder() { return *recorder_; }
+  // Submits the recorder's command buffer and waits for it.
   void SubmitAndWait();
 
  private:
@@ -40,8 +66,7 @@ class RawVulkan {
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t family_ = 0;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;
+  std::unique_ptr<RawRecorder> recorder_;
   VkShaderModule shader_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
