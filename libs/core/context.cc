@@ -7,22 +7,22 @@
 #include "absl/container/flat_hash_set.h"
 #include "core/log.h"
 #include "core/memory.h"
-#include "core/stream.h"
 #include "core/runtime.h"
 #include "core/status.h"
+#include "core/stream.h"
 
 namespace streamhal {
 namespace {
 
 // Default limits, as CUDA documents them for a fresh context.
 constexpr size_t kDefaultLimits[static_cast<int>(Limit::kCount)] = {
-    1024,             // stack size per thread
-    1 << 20,          // printf FIFO
-    8 << 20,          // device malloc heap
-    2,                // device-runtime sync depth
-    2048,             // device-runtime pending launches
-    32,               // max L2 fetch granularity
-    0,                // persisting L2 cache size
+    1024,     // stack size per thread
+    1 << 20,  // printf FIFO
+    8 << 20,  // device malloc heap
+    2,        // device-runtime sync depth
+    2048,     // device-runtime pending launches
+    32,       // max L2 fetch granularity
+    0,        // persisting L2 cache size
 };
 
 // Per-thread context stack (CUDA: "each host thread has a stack of current
@@ -128,10 +128,9 @@ absl::StatusOr<Stream*> Context::DefaultStream() {
   if (Stream* stream = default_stream_fast_.load(std::memory_order_acquire)) return stream;
   absl::MutexLock lock(&objects_mutex_);
   if (default_stream_ == nullptr) {
-    SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendStream> backend,
-                        device_->backend()->CreateStream());
-    auto stream = std::make_unique<Stream>(this, std::move(backend), StreamRole::kLegacy,
-                                           kStreamDefault, 0);
+    SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendStream> backend, device_->backend()->CreateStream());
+    auto stream =
+        std::make_unique<Stream>(this, std::move(backend), StreamRole::kLegacy, kStreamDefault, 0);
     default_stream_ = stream.get();
     default_stream_fast_.store(default_stream_, std::memory_order_release);
     objects_.push_back(std::move(stream));
@@ -161,7 +160,8 @@ absl::StatusOr<Stream*> Context::PerThreadStream() {
   thread_local absl::flat_hash_map<uint64_t, uint64_t> per_thread;
   auto it = per_thread.find(handle());
   if (it != per_thread.end()) {
-    if (Stream* stream = LookupAs<Stream>(it->second); stream != nullptr && stream->context() == this) {
+    if (Stream* stream = LookupAs<Stream>(it->second);
+        stream != nullptr && stream->context() == this) {
       return stream;
     }
   }
@@ -218,17 +218,20 @@ void Context::set_limit(Limit which, size_t value) {
 
 absl::Status Context::Synchronize() {
   // Submit what every stream of this context has recorded, then wait for it
-  // (no lock is held while waiting). Waiting on the device as well covers
-  // work submitted by other means.
+  // (no lock is held while waiting). All device work goes through streams,
+  // and a destroyed stream finished its work before it went, so this covers
+  // everything; waiting for the whole device would also wait for other
+  // contexts' work.
   std::vector<Stream*> streams;
   {
     absl::MutexLock lock(&objects_mutex_);
     for (const auto& object : objects_) {
-      if (object->kind() == ObjectKind::kStream) streams.push_back(static_cast<Stream*>(object.get()));
+      if (object->kind() == ObjectKind::kStream)
+        streams.push_back(static_cast<Stream*>(object.get()));
     }
   }
   for (Stream* stream : streams) SH_RETURN_IF_ERROR(stream->Synchronize());
-  return device_->backend()->WaitIdle();
+  return absl::OkStatus();
 }
 
 absl::Status CreateContext(HandleOut out, unsigned flags, int device_ordinal) {
@@ -447,7 +450,8 @@ absl::Status EnablePeerAccess(uint64_t peer, unsigned flags) {
 absl::Status DisablePeerAccess(uint64_t peer) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_RETURN_IF_ERROR(ResolveContext(peer).status());
-  return Error(ErrorCode::kPeerAccessNotEnabled, "cuCtxDisablePeerAccess: peer access was never "
+  return Error(ErrorCode::kPeerAccessNotEnabled,
+               "cuCtxDisablePeerAccess: peer access was never "
                "enabled");
 }
 
@@ -502,8 +506,10 @@ absl::Status ReleasePrimaryContext(int device_ordinal) {
     Device::PrimaryState& primary = device->primary();
     absl::MutexLock lock(&primary.mutex);
     if (primary.refcount == 0) {
-      return Error(ErrorCode::kInvalidContext, "cuDevicePrimaryCtxRelease: the primary context of "
-                   "device ", device_ordinal, " is not retained");
+      return Error(ErrorCode::kInvalidContext,
+                   "cuDevicePrimaryCtxRelease: the primary context of "
+                   "device ",
+                   device_ordinal, " is not retained");
     }
     if (--primary.refcount == 0) {
       to_delete = primary.context;  // null after a reset
@@ -530,7 +536,8 @@ absl::Status SetPrimaryContextFlags(int device_ordinal, unsigned flags) {
 absl::Status GetPrimaryContextState(int device_ordinal, unsigned* flags, int* active) {
   SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
   if (flags == nullptr || active == nullptr) {
-    return Error(ErrorCode::kInvalidValue, "cuDevicePrimaryCtxGetState: flags and active must "
+    return Error(ErrorCode::kInvalidValue,
+                 "cuDevicePrimaryCtxGetState: flags and active must "
                  "not be null");
   }
   Device::PrimaryState& primary = device->primary();

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "core/runtime.h"
+#include "core/stream.h"
 #include "core/status.h"
 #include "core/testing/fake_backend.h"
 #include "gtest/gtest.h"
@@ -226,11 +227,19 @@ TEST_F(ContextTest, ApiVersionAndPriorityRange) {
   ASSERT_TRUE(DestroyContext(Value(ctx)).ok());
 }
 
-TEST_F(ContextTest, SynchronizeWaitsOnTheDevice) {
+TEST_F(ContextTest, SynchronizeWaitsForEveryStreamNotTheWholeDevice) {
   Ctx ctx = Create();
-  const int before = testing::FakeWaitIdleCount();
+  uint64_t streams[2] = {};
+  ASSERT_TRUE(StreamCreate(HandleOut(&streams[0]), 0, 0).ok());
+  ASSERT_TRUE(StreamCreate(HandleOut(&streams[1]), 0, 0).ok());
+  const int waits_before = testing::FakeStreamWaitCount();
+  const int idle_before = testing::FakeWaitIdleCount();
   ASSERT_TRUE(SynchronizeCurrentContext().ok());
-  EXPECT_GT(testing::FakeWaitIdleCount(), before);
+  EXPECT_GE(testing::FakeStreamWaitCount() - waits_before, 2);
+  // Other contexts' work on the device is not waited for.
+  EXPECT_EQ(testing::FakeWaitIdleCount(), idle_before);
+  ASSERT_TRUE(StreamDestroy(streams[0]).ok());
+  ASSERT_TRUE(StreamDestroy(streams[1]).ok());
   ASSERT_TRUE(DestroyContext(Value(ctx)).ok());
 }
 

@@ -16,6 +16,7 @@ namespace {
 
 std::atomic<int> g_device_count{1};
 std::atomic<int> g_wait_idle_count{0};
+std::atomic<int> g_stream_wait_count{0};
 
 // Host memory posing as device memory: the device address is the host
 // address, as on a CPU Vulkan driver.
@@ -78,7 +79,10 @@ class FakeStream : public BackendStream {
   }
   absl::StatusOr<uint64_t> ReadTimestamp(uint64_t id) override { return timestamps_.at(id); }
   absl::StatusOr<uint64_t> Flush() override { return ++point_; }
-  absl::Status Wait(uint64_t) override { return absl::OkStatus(); }
+  absl::Status Wait(uint64_t) override {
+    g_stream_wait_count.fetch_add(1);
+    return absl::OkStatus();
+  }
   absl::StatusOr<bool> IsComplete(uint64_t) override { return true; }
 
  private:
@@ -171,5 +175,6 @@ void InstallFakeBackend(int device_count) {
 }
 
 int FakeWaitIdleCount() { return g_wait_idle_count.load(); }
+int FakeStreamWaitCount() { return g_stream_wait_count.load(); }
 
 }  // namespace streamhal::testing

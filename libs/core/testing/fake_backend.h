@@ -14,6 +14,8 @@ void InstallFakeBackend(int device_count);
 
 // Number of times any fake device's WaitIdle ran.
 int FakeWaitIdleCount();
+// Number of times any fake stream's Wait ran.
+int FakeStreamWaitCount();
 
 }  // namespace streamhal::testing
 
