@@ -197,7 +197,15 @@ absl::Status VulkanStream::StartBatch() {
 }
 
 absl::Status VulkanStream::BeginCommand() {
-  if (current_ == VK_NULL_HANDLE) return StartBatch();
+  if (current_ == VK_NULL_HANDLE) SH_RETURN_IF_ERROR(StartBatch());
+  if (host_writes_to_import_) {
+    host_writes_to_import_ = false;
+    VkMemoryBarrier from_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    from_host.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT;
+    from_host.dstAccessMask = kWorkAccesses;
+    cmd_.pipeline_barrier(current_, VK_PIPELINE_STAGE_HOST_BIT, kWorkStages, 0, 1, &from_host, 0,
+                          nullptr, 0, nullptr);
+  }
   if (commands_ > 0) {
     if (cmd_.pipeline_barrier2 != nullptr) {
       VkMemoryBarrier2 barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
@@ -309,6 +317,7 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
 absl::Status VulkanStream::RecordWait(BackendStream* other, uint64_t point) {
   auto* source = static_cast<VulkanStream*>(other);
   if (source == this || point == 0) return absl::OkStatus();  // stream order covers it
+  if (source->runs_host_functions_.load(std::memory_order_acquire)) host_writes_to_import_ = true;
   SH_ASSIGN_OR_RETURN(uint64_t reached, source->timeline_->Value());
   if (reached >= point) return absl::OkStatus();
   // The wait joins the next submission, which may also hold work recorded
@@ -359,6 +368,8 @@ absl::Status VulkanStream::RecordHostFunction(void (*fn)(void*), void* data) {
   task.waits = std::move(pending_waits_);
   pending_waits_.clear();
   task.point = ++submitted_point_;
+  runs_host_functions_.store(true, std::memory_order_release);
+  host_writes_to_import_ = true;
   if (!host_thread_.joinable()) host_thread_ = std::thread([this] { RunHostTasks(); });
   absl::MutexLock lock(&host_mutex_);
   host_tasks_.push_back(std::move(task));

@@ -13,7 +13,9 @@
 //    never skipped. The pieces of one split launch are one CUDA launch and
 //    get no barrier between them;
 //  * at the end of every command buffer a barrier makes device writes
-//    visible to the host, which reads mapped memory after a Wait.
+//    visible to the host, which reads mapped memory after a Wait; after a
+//    wait on a host function's point, a host-to-device barrier makes what
+//    the function wrote visible to later commands.
 // Command buffers are recycled through a small ring (each remembers the
 // point it signals); a batch is flushed on its own after
 // kMaxCommandsPerBatch commands to bound its size. Host-visible scratch
@@ -177,6 +179,13 @@ class VulkanStream final : public streamhal::BackendStream {
   std::deque<Retired> retired_;  // dedicated staging, freed when its point completes
   // Waits recorded since the last submission.
   std::vector<TimelineWait> pending_waits_;
+  // Set once a wait covers a host function's point: the next command first
+  // makes host writes visible to the device (a semaphore signalled from the
+  // host orders the host's writes but does not make them visible).
+  bool host_writes_to_import_ = false;
+  // Whether this stream ever ran a host function; other streams waiting on
+  // it then import host writes too.
+  std::atomic<bool> runs_host_functions_{false};
   std::unique_ptr<TimestampRing> timestamps_;
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   VkDescriptorSet params_set_ = VK_NULL_HANDLE;
