@@ -121,16 +121,20 @@ TEST_F(StreamConformance, HostFunctionsRunInOrderAndSeePriorResults) {
   ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(pinned, device, 4096, stream));
   // Sees the copy's result, then changes the pinned buffer that the next
   // copy (which must wait for this function) reads.
-  ASSERT_CU(CUDA_SUCCESS, cuLaunchHostFunc(stream, [](void* raw) {
-    auto* s = static_cast<Seen*>(raw);
-    s->first = s->pinned[0];
-    s->order.push_back(1);
-    for (int i = 0; i < 1024; ++i) s->pinned[i] = 7;
-  }, &seen));
+  ASSERT_CU(CUDA_SUCCESS, cuLaunchHostFunc(
+                              stream,
+                              [](void* raw) {
+                                auto* s = static_cast<Seen*>(raw);
+                                s->first = s->pinned[0];
+                                s->order.push_back(1);
+                                for (int i = 0; i < 1024; ++i) s->pinned[i] = 7;
+                              },
+                              &seen));
   ASSERT_CU(CUDA_SUCCESS, cuMemcpyHtoDAsync(device, pinned, 4096, stream));
-  ASSERT_HIP(hipSuccess, hipLaunchHostFunc(reinterpret_cast<hipStream_t>(stream), [](void* raw) {
-    static_cast<Seen*>(raw)->order.push_back(2);
-  }, &seen));
+  ASSERT_HIP(hipSuccess,
+             hipLaunchHostFunc(
+                 reinterpret_cast<hipStream_t>(stream),
+                 [](void* raw) { static_cast<Seen*>(raw)->order.push_back(2); }, &seen));
   ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
   EXPECT_EQ(seen.first, 0xC0FFEEu);
   EXPECT_EQ(seen.order, (std::vector<int>{1, 2}));
@@ -154,24 +158,31 @@ TEST_F(StreamConformance, CallbacksGetTheStreamAndSuccess) {
     hipStream_t hip_stream = nullptr;
     hipError_t hip_status = hipErrorUnknown;
   } seen;
-  ASSERT_CU(CUDA_SUCCESS, cuStreamAddCallback(stream, [](CUstream s, CUresult status, void* raw) {
-    static_cast<Seen*>(raw)->cu_stream = s;
-    static_cast<Seen*>(raw)->cu_status = status;
-  }, &seen, 0));
-  ASSERT_HIP(hipSuccess, hipStreamAddCallback(reinterpret_cast<hipStream_t>(stream),
-                                              [](hipStream_t s, hipError_t status, void* raw) {
-    static_cast<Seen*>(raw)->hip_stream = s;
-    static_cast<Seen*>(raw)->hip_status = status;
-  }, &seen, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamAddCallback(
+                              stream,
+                              [](CUstream s, CUresult status, void* raw) {
+                                static_cast<Seen*>(raw)->cu_stream = s;
+                                static_cast<Seen*>(raw)->cu_status = status;
+                              },
+                              &seen, 0));
+  ASSERT_HIP(hipSuccess, hipStreamAddCallback(
+                             reinterpret_cast<hipStream_t>(stream),
+                             [](hipStream_t s, hipError_t status, void* raw) {
+                               static_cast<Seen*>(raw)->hip_stream = s;
+                               static_cast<Seen*>(raw)->hip_status = status;
+                             },
+                             &seen, 0));
   ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
   EXPECT_EQ(seen.cu_stream, stream);
   EXPECT_EQ(seen.cu_status, CUDA_SUCCESS);
   EXPECT_EQ(seen.hip_stream, reinterpret_cast<hipStream_t>(stream));
   EXPECT_EQ(seen.hip_status, hipSuccess);
   EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE,
-              cuStreamAddCallback(stream, [](CUstream, CUresult, void*) {}, nullptr, 1),
-              hipStreamAddCallback(reinterpret_cast<hipStream_t>(stream),
-                                   [](hipStream_t, hipError_t, void*) {}, nullptr, 1));
+              cuStreamAddCallback(
+                  stream, [](CUstream, CUresult, void*) {}, nullptr, 1),
+              hipStreamAddCallback(
+                  reinterpret_cast<hipStream_t>(stream), [](hipStream_t, hipError_t, void*) {},
+                  nullptr, 1));
   EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuStreamAddCallback(stream, nullptr, nullptr, 0),
               hipStreamAddCallback(reinterpret_cast<hipStream_t>(stream), nullptr, nullptr, 0));
   ASSERT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
@@ -192,9 +203,10 @@ TEST_F(StreamConformance, EventsOrderWorkAcrossStreams) {
   ASSERT_CU(CUDA_SUCCESS, cuEventRecord(ready, producer));
   ASSERT_CU(CUDA_SUCCESS, cuStreamWaitEvent(consumer, ready, 0));
   std::atomic<bool> consumer_ran{false};
-  ASSERT_CU(CUDA_SUCCESS, cuLaunchHostFunc(consumer, [](void* raw) {
-    static_cast<std::atomic<bool>*>(raw)->store(true);
-  }, &consumer_ran));
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLaunchHostFunc(
+                consumer, [](void* raw) { static_cast<std::atomic<bool>*>(raw)->store(true); },
+                &consumer_ran));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_FALSE(consumer_ran.load()) << "the consumer ran before the producer's event";
   EXPECT_BOTH(CUDA_ERROR_NOT_READY, cuEventQuery(ready),
@@ -245,8 +257,8 @@ TEST_F(StreamConformance, PerThreadDefaultStreamIsPerThread) {
   // Another thread's per-thread stream is a different stream: not gated.
   std::thread other([&] {
     ASSERT_CU(CUDA_SUCCESS, cuCtxSetCurrent(ctx_));
-    EXPECT_HIP(hipSuccess, hipMemsetAsync(reinterpret_cast<void*>(device), 4, 256,
-                                          hipStreamPerThread));
+    EXPECT_HIP(hipSuccess,
+               hipMemsetAsync(reinterpret_cast<void*>(device), 4, 256, hipStreamPerThread));
     EXPECT_HIP(hipSuccess, hipStreamSynchronize(hipStreamPerThread));
   });
   other.join();
@@ -263,10 +275,13 @@ TEST_F(StreamConformance, DestroyingAStreamFinishesItsWork) {
   CUstream stream = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, 0));
   std::atomic<int> ran{0};
-  ASSERT_CU(CUDA_SUCCESS, cuLaunchHostFunc(stream, [](void* raw) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    static_cast<std::atomic<int>*>(raw)->store(1);
-  }, &ran));
+  ASSERT_CU(CUDA_SUCCESS, cuLaunchHostFunc(
+                              stream,
+                              [](void* raw) {
+                                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                                static_cast<std::atomic<int>*>(raw)->store(1);
+                              },
+                              &ran));
   ASSERT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
   EXPECT_EQ(ran.load(), 1);
 }
@@ -284,7 +299,8 @@ TEST_F(StreamConformance, ElapsedTimeIsMeasuredOnTheDevice) {
   constexpr size_t kBytes = size_t{32} << 20;
   ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&device, kBytes));
   ASSERT_CU(CUDA_SUCCESS, cuEventRecord(start, nullptr));
-  for (int i = 0; i < 4; ++i) ASSERT_CU(CUDA_SUCCESS, cuMemsetD32Async(device, i, kBytes / 4, nullptr));
+  for (int i = 0; i < 4; ++i)
+    ASSERT_CU(CUDA_SUCCESS, cuMemsetD32Async(device, i, kBytes / 4, nullptr));
   ASSERT_HIP(hipSuccess, hipEventRecord(reinterpret_cast<hipEvent_t>(stop), nullptr));
   ASSERT_CU(CUDA_SUCCESS, cuEventRecord(untimed, nullptr));
   ASSERT_CU(CUDA_SUCCESS, cuEventSynchronize(stop));
@@ -346,6 +362,115 @@ TEST_F(StreamConformance, ThousandsOfLaunchesRunInOrder) {
   ASSERT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
+// Threads launching on streams of their own, each checking its stream's
+// order, while the main thread synchronises the context now and then. Run
+// under ThreadSanitizer by the tsan preset (docs/architecture.md).
+TEST_F(StreamConformance, ThreadsLaunchOnTheirOwnStreams) {
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, kScaleOffsetGlsl));
+  CUfunction f = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&f, module, "scale_offset"));
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 100;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      auto check = [&](CUresult result) {
+        if (result != CUDA_SUCCESS) failures.fetch_add(1);
+      };
+      check(cuCtxSetCurrent(ctx_));
+      CUstream stream = nullptr;
+      check(cuStreamCreate(&stream, t % 2 == 0 ? CU_STREAM_DEFAULT : CU_STREAM_NON_BLOCKING));
+      CUevent event = nullptr;
+      check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+      CUdeviceptr data = 0;
+      check(cuMemAlloc(&data, 64 * sizeof(float)));
+      check(cuMemsetD32Async(data, 0, 64, stream));
+      // x -> 2x + 1 then x -> x/2 - 0.5 gives back x only in order.
+      float two = 2.0f, one = 1.0f, half = 0.5f, minus_half = -0.5f;
+      unsigned n = 64;
+      void* forward[] = {&data, &two, &one, &n};
+      void* backward[] = {&data, &half, &minus_half, &n};
+      for (int i = 0; i < kRounds; ++i) {
+        check(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, stream, forward, nullptr));
+        check(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, stream, backward, nullptr));
+        if (i % 10 == 0) {
+          check(cuEventRecord(event, stream));
+          const CUresult query = cuEventQuery(event);
+          if (query != CUDA_SUCCESS && query != CUDA_ERROR_NOT_READY) failures.fetch_add(1);
+        }
+      }
+      check(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, stream, forward, nullptr));
+      float back[64];
+      check(cuMemcpyDtoHAsync(back, data, sizeof(back), stream));
+      check(cuStreamSynchronize(stream));
+      for (float value : back) {
+        if (value != 1.0f) failures.fetch_add(1);
+      }
+      check(cuMemFree(data));
+      check(cuEventDestroy(event));
+      check(cuStreamDestroy(stream));
+    });
+  }
+  for (int i = 0; i < 5; ++i) EXPECT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  ASSERT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// Several threads launching on one stream, querying it and recording events
+// on it: every launch runs exactly once (x -> x + 1 commutes, so the order
+// between threads does not matter, only that none is lost or doubled).
+TEST_F(StreamConformance, SeveralThreadsShareOneStream) {
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, kScaleOffsetGlsl));
+  CUfunction f = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&f, module, "scale_offset"));
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&data, 64 * sizeof(float)));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32Async(data, 0, 64, stream));
+  constexpr int kThreads = 4;
+  constexpr int kLaunches = 150;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      auto check = [&](CUresult result) {
+        if (result != CUDA_SUCCESS) failures.fetch_add(1);
+      };
+      check(cuCtxSetCurrent(ctx_));
+      CUevent event = nullptr;
+      check(cuEventCreate(&event, 0));
+      float scale = 1.0f, offset = 1.0f;
+      unsigned n = 64;
+      void* args[] = {&data, &scale, &offset, &n};
+      for (int i = 0; i < kLaunches; ++i) {
+        check(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, stream, args, nullptr));
+        if (i % 25 == 0) {
+          const CUresult query = cuStreamQuery(stream);
+          if (query != CUDA_SUCCESS && query != CUDA_ERROR_NOT_READY) failures.fetch_add(1);
+          check(cuEventRecord(event, stream));
+        }
+      }
+      check(cuEventSynchronize(event));
+      check(cuEventDestroy(event));
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  // A non-blocking stream: the legacy stream's copy does not wait for it.
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  float back[64];
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(back, data, sizeof(back)));
+  for (float value : back) ASSERT_EQ(value, static_cast<float>(kThreads * kLaunches));
+  EXPECT_EQ(failures.load(), 0);
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(data));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  ASSERT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
 TEST_F(StreamConformance, HipExtModuleLaunchKernelRecordsItsEvents) {
   hipModule_t module = nullptr;
   ASSERT_HIP(hipSuccess, hipModuleLoadData(&module, kScaleOffsetGlsl));
@@ -362,10 +487,10 @@ TEST_F(StreamConformance, HipExtModuleLaunchKernelRecordsItsEvents) {
   unsigned n = kN;
   void* args[] = {&data, &scale, &offset, &n};
   // Global sizes are work-items: 1000 items in blocks of 64 -> 16 blocks.
-  ASSERT_HIP(hipSuccess, hipExtModuleLaunchKernel(f, kN, 1, 1, 64, 1, 1, 0, nullptr, args,
-                                                  nullptr, start, stop, 0));
-  ASSERT_HIP(hipSuccess, hipHccModuleLaunchKernel(f, kN, 1, 1, 64, 1, 1, 0, nullptr, args,
-                                                  nullptr, nullptr, nullptr));
+  ASSERT_HIP(hipSuccess, hipExtModuleLaunchKernel(f, kN, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr,
+                                                  start, stop, 0));
+  ASSERT_HIP(hipSuccess, hipHccModuleLaunchKernel(f, kN, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr,
+                                                  nullptr, nullptr));
   ASSERT_HIP(hipSuccess, hipEventSynchronize(stop));
   float ms = -1;
   ASSERT_HIP(hipSuccess, hipEventElapsedTime(&ms, start, stop));
@@ -374,8 +499,8 @@ TEST_F(StreamConformance, HipExtModuleLaunchKernelRecordsItsEvents) {
   ASSERT_HIP(hipSuccess, hipMemcpy(back.data(), data, kN * sizeof(float), hipMemcpyDeviceToHost));
   EXPECT_EQ(back[0], 6.0f);
   EXPECT_EQ(back[kN - 1], 6.0f);
-  EXPECT_HIP(hipErrorInvalidValue, hipExtModuleLaunchKernel(f, kN, 1, 1, 0, 1, 1, 0, nullptr,
-                                                            args, nullptr, start, stop, 0));
+  EXPECT_HIP(hipErrorInvalidValue, hipExtModuleLaunchKernel(f, kN, 1, 1, 0, 1, 1, 0, nullptr, args,
+                                                            nullptr, start, stop, 0));
   ASSERT_HIP(hipSuccess, hipEventDestroy(stop));
   EXPECT_HIP(hipErrorInvalidHandle, hipExtModuleLaunchKernel(f, kN, 1, 1, 64, 1, 1, 0, nullptr,
                                                              args, nullptr, start, stop, 0));

@@ -139,8 +139,9 @@ absl::StatusOr<Stream*> Context::DefaultStream() {
 }
 
 Stream* Context::LegacyStreamIfCreated() {
-  absl::MutexLock lock(&objects_mutex_);
-  return default_stream_;
+  // Lock-free: every launch on a blocking stream asks. The legacy stream
+  // lives as long as the context.
+  return default_stream_fast_.load(std::memory_order_acquire);
 }
 
 absl::StatusOr<Stream*> Context::CreateStream(unsigned flags, int priority) {
@@ -202,8 +203,17 @@ bool Context::Destroy(Object* object) {
       }
     }
   }
-  // Destroyed outside the lock: teardown may wait for the device.
-  return doomed != nullptr;
+  if (doomed == nullptr) return false;
+  // Destroyed outside the object lock: teardown may wait for the device.
+  if (doomed->kind() == ObjectKind::kStream) {
+    // Finish the stream's work first, so that nobody waits for it while
+    // holding the lifetime lock; then wait out whoever still uses it.
+    absl::Status status = static_cast<Stream*>(doomed.get())->Synchronize();
+    if (!status.ok()) Log(LogLevel::kWarning, "stream teardown: ", status.message());
+    absl::MutexLock lock(&stream_lifetime_mutex_);
+    doomed.reset();
+  }
+  return true;
 }
 
 size_t Context::limit(Limit which) const {
@@ -222,6 +232,7 @@ absl::Status Context::Synchronize() {
   // and a destroyed stream finished its work before it went, so this covers
   // everything; waiting for the whole device would also wait for other
   // contexts' work.
+  absl::ReaderMutexLock alive(&stream_lifetime_mutex_);
   std::vector<Stream*> streams;
   {
     absl::MutexLock lock(&objects_mutex_);

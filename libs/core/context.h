@@ -6,14 +6,13 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "core/device.h"
 #include "core/handle.h"
-
-#include <memory>
-#include <vector>
 
 namespace streamhal {
 
@@ -88,8 +87,15 @@ class Context : public Object {
   // Creates a stream owned by this context.
   absl::StatusOr<Stream*> CreateStream(unsigned flags, int priority);
   // The blocking streams of this context, for the legacy stream's implicit
-  // waits.
+  // waits. The caller holds stream_lifetime_mutex() shared while it uses
+  // them.
   std::vector<Stream*> BlockingStreams();
+  // Held shared by whoever uses streams found through the context outside
+  // its object lock (synchronising the context, the legacy stream's implicit
+  // waits), and exclusively to delete a stream, so none is freed under them.
+  absl::Mutex* stream_lifetime_mutex() ABSL_LOCK_RETURNED(stream_lifetime_mutex_) {
+    return &stream_lifetime_mutex_;
+  }
   // How many blocking streams exist: lets legacy-stream launches skip the
   // implicit-wait scan (and its lock) when there are none.
   int blocking_stream_count() const {
@@ -115,6 +121,7 @@ class Context : public Object {
   std::atomic<Stream*> default_stream_fast_{nullptr};
   std::atomic<int> blocking_stream_count_{0};
   std::vector<std::unique_ptr<Object>> objects_ ABSL_GUARDED_BY(objects_mutex_);
+  absl::Mutex stream_lifetime_mutex_ ABSL_ACQUIRED_BEFORE(objects_mutex_);
   mutable absl::Mutex limits_mutex_;
   size_t limits_[static_cast<int>(Limit::kCount)] ABSL_GUARDED_BY(limits_mutex_);
 };

@@ -11,7 +11,11 @@ namespace streamhal {
 
 Stream::Stream(Context* context, std::unique_ptr<BackendStream> backend, StreamRole role,
                unsigned flags, int priority)
-    : Object(kKind), context_(context), role_(role), flags_(flags), priority_(priority),
+    : Object(kKind),
+      context_(context),
+      role_(role),
+      flags_(flags),
+      priority_(priority),
       backend_(std::move(backend)) {}
 
 Stream::~Stream() {
@@ -37,6 +41,7 @@ absl::Status Stream::CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_
   }
   // The legacy stream waits for every blocking stream's new work.
   if (context_->blocking_stream_count() == 0) return absl::OkStatus();
+  absl::ReaderMutexLock alive(context_->stream_lifetime_mutex());
   for (Stream* other : context_->BlockingStreams()) {
     const uint64_t count = other->work_count_.load(std::memory_order_acquire);
     absl::MutexLock lock(&seen_mutex_);
@@ -162,8 +167,9 @@ absl::Status StreamWaitEvent(uint64_t stream_handle, uint64_t event_handle, unsi
   if (!record.has_value()) return absl::OkStatus();  // never recorded: nothing to wait for
   Stream* source = LookupAs<Stream>(record->stream);
   if (source == nullptr || source == stream) return absl::OkStatus();  // finished, or in order
-  return stream->Record(
-      [&](BackendStream* backend) { return backend->RecordWait(source->backend(), record->point); });
+  return stream->Record([&](BackendStream* backend) {
+    return backend->RecordWait(source->backend(), record->point);
+  });
 }
 
 absl::Status StreamCopyAttributes(uint64_t dst, uint64_t src) {
@@ -177,7 +183,8 @@ absl::Status StreamCopyAttributes(uint64_t dst, uint64_t src) {
 absl::Status LaunchHostFunc(uint64_t handle, void (*fn)(void*), void* data) {
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
   if (fn == nullptr) return Error(ErrorCode::kInvalidValue, "cuLaunchHostFunc: fn is null");
-  return stream->Record([&](BackendStream* backend) { return backend->RecordHostFunction(fn, data); });
+  return stream->Record(
+      [&](BackendStream* backend) { return backend->RecordHostFunction(fn, data); });
 }
 
 absl::Status StreamAddCallback(uint64_t handle, unsigned flags, StreamCallback callback,
