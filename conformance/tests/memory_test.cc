@@ -139,11 +139,10 @@ TEST_F(MemoryConformance, HundredThousandSmallAllocationsStayLive) {
   // sample is freed one by one and destroying the context frees the rest.
   for (int i = 0; i < kCount; i += 100) ASSERT_CU(CUDA_SUCCESS, cuMemFree(pointers[i]));
   ASSERT_CU(CUDA_SUCCESS, cuCtxDestroy(context()));
+  // Recorded, not asserted: speed belongs to benchmarks, and sanitizer
+  // builds run this many times slower.
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // A bound far above what sub-allocation needs, far below one Vulkan
-  // memory object per allocation.
-  EXPECT_LT(seconds, 20.0);
   RecordProperty("seconds", std::to_string(seconds));
 }
 

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 
 namespace streamhal {
 namespace {
 
 struct Registry {
-  absl::Mutex mutex;
+  Mutex mutex;
   std::vector<BackendFactory> factories ABSL_GUARDED_BY(mutex);
 };
 
@@ -21,7 +21,7 @@ Registry& GetRegistry() {
 
 void RegisterBackend(BackendFactory factory) {
   Registry& registry = GetRegistry();
-  absl::MutexLock lock(&registry.mutex);
+  MutexLock lock(&registry.mutex);
   if (std::find(registry.factories.begin(), registry.factories.end(), factory) ==
       registry.factories.end()) {
     registry.factories.push_back(factory);
@@ -30,13 +30,13 @@ void RegisterBackend(BackendFactory factory) {
 
 std::vector<BackendFactory> RegisteredBackends() {
   Registry& registry = GetRegistry();
-  absl::MutexLock lock(&registry.mutex);
+  MutexLock lock(&registry.mutex);
   return registry.factories;
 }
 
 void ClearBackendsForTesting() {
   Registry& registry = GetRegistry();
-  absl::MutexLock lock(&registry.mutex);
+  MutexLock lock(&registry.mutex);
   registry.factories.clear();
 }
 

@@ -48,7 +48,7 @@ ThreadState& State() {
 
 // Every live context, so that Deinit can destroy them all.
 struct LiveContexts {
-  absl::Mutex mutex;
+  Mutex mutex;
   absl::flat_hash_set<Context*> set ABSL_GUARDED_BY(mutex);
 };
 
@@ -60,7 +60,7 @@ LiveContexts& Live() {
 Context* NewContext(Device* device, unsigned flags, bool is_primary) {
   auto* context = new Context(device, flags, is_primary);
   LiveContexts& live = Live();
-  absl::MutexLock lock(&live.mutex);
+  MutexLock lock(&live.mutex);
   live.set.insert(context);
   return context;
 }
@@ -68,7 +68,7 @@ Context* NewContext(Device* device, unsigned flags, bool is_primary) {
 void DeleteContext(Context* context) {
   {
     LiveContexts& live = Live();
-    absl::MutexLock lock(&live.mutex);
+    MutexLock lock(&live.mutex);
     live.set.erase(context);
   }
   delete context;
@@ -115,7 +115,7 @@ Context::~Context() {
   if (!status.ok()) Log(LogLevel::kWarning, "context teardown: ", status.message());
   std::vector<std::unique_ptr<Object>> objects;
   {
-    absl::MutexLock lock(&objects_mutex_);
+    MutexLock lock(&objects_mutex_);
     objects.swap(objects_);
     default_stream_ = nullptr;
     default_stream_fast_.store(nullptr, std::memory_order_release);
@@ -126,7 +126,7 @@ Context::~Context() {
 
 absl::StatusOr<Stream*> Context::DefaultStream() {
   if (Stream* stream = default_stream_fast_.load(std::memory_order_acquire)) return stream;
-  absl::MutexLock lock(&objects_mutex_);
+  MutexLock lock(&objects_mutex_);
   if (default_stream_ == nullptr) {
     SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendStream> backend, device_->backend()->CreateStream());
     auto stream =
@@ -173,7 +173,7 @@ absl::StatusOr<Stream*> Context::PerThreadStream() {
 
 std::vector<Stream*> Context::BlockingStreams() {
   std::vector<Stream*> streams;
-  absl::MutexLock lock(&objects_mutex_);
+  MutexLock lock(&objects_mutex_);
   for (const auto& object : objects_) {
     if (object->kind() != ObjectKind::kStream) continue;
     auto* stream = static_cast<Stream*>(object.get());
@@ -183,14 +183,14 @@ std::vector<Stream*> Context::BlockingStreams() {
 }
 
 void Context::Adopt(std::unique_ptr<Object> object) {
-  absl::MutexLock lock(&objects_mutex_);
+  MutexLock lock(&objects_mutex_);
   objects_.push_back(std::move(object));
 }
 
 bool Context::Destroy(Object* object) {
   std::unique_ptr<Object> doomed;
   {
-    absl::MutexLock lock(&objects_mutex_);
+    MutexLock lock(&objects_mutex_);
     for (auto it = objects_.begin(); it != objects_.end(); ++it) {
       if (it->get() == object) {
         if (object->kind() == ObjectKind::kStream &&
@@ -210,19 +210,19 @@ bool Context::Destroy(Object* object) {
     // holding the lifetime lock; then wait out whoever still uses it.
     absl::Status status = static_cast<Stream*>(doomed.get())->Synchronize();
     if (!status.ok()) Log(LogLevel::kWarning, "stream teardown: ", status.message());
-    absl::MutexLock lock(&stream_lifetime_mutex_);
+    MutexLock lock(&stream_lifetime_mutex_);
     doomed.reset();
   }
   return true;
 }
 
 size_t Context::limit(Limit which) const {
-  absl::MutexLock lock(&limits_mutex_);
+  MutexLock lock(&limits_mutex_);
   return limits_[static_cast<int>(which)];
 }
 
 void Context::set_limit(Limit which, size_t value) {
-  absl::MutexLock lock(&limits_mutex_);
+  MutexLock lock(&limits_mutex_);
   limits_[static_cast<int>(which)] = value;
 }
 
@@ -232,10 +232,10 @@ absl::Status Context::Synchronize() {
   // and a destroyed stream finished its work before it went, so this covers
   // everything; waiting for the whole device would also wait for other
   // contexts' work.
-  absl::ReaderMutexLock alive(&stream_lifetime_mutex_);
+  ReaderMutexLock alive(&stream_lifetime_mutex_);
   std::vector<Stream*> streams;
   {
-    absl::MutexLock lock(&objects_mutex_);
+    MutexLock lock(&objects_mutex_);
     for (const auto& object : objects_) {
       if (object->kind() == ObjectKind::kStream)
         streams.push_back(static_cast<Stream*>(object.get()));
@@ -501,7 +501,7 @@ absl::Status RetainPrimaryContext(HandleOut out, int device_ordinal) {
   }
   SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
   Device::PrimaryState& primary = device->primary();
-  absl::MutexLock lock(&primary.mutex);
+  MutexLock lock(&primary.mutex);
   if (primary.context == nullptr) {
     primary.context = NewContext(device, primary.flags, /*is_primary=*/true);
   }
@@ -515,7 +515,7 @@ absl::Status ReleasePrimaryContext(int device_ordinal) {
   Context* to_delete = nullptr;
   {
     Device::PrimaryState& primary = device->primary();
-    absl::MutexLock lock(&primary.mutex);
+    MutexLock lock(&primary.mutex);
     if (primary.refcount == 0) {
       return Error(ErrorCode::kInvalidContext,
                    "cuDevicePrimaryCtxRelease: the primary context of "
@@ -537,7 +537,7 @@ absl::Status SetPrimaryContextFlags(int device_ordinal, unsigned flags) {
   SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
   SH_RETURN_IF_ERROR(ValidateFlags(flags, "cuDevicePrimaryCtxSetFlags"));
   Device::PrimaryState& primary = device->primary();
-  absl::MutexLock lock(&primary.mutex);
+  MutexLock lock(&primary.mutex);
   // CUDA 11+: flags may change while the primary context is active.
   primary.flags = flags;
   if (primary.context != nullptr) primary.context->set_flags(flags);
@@ -552,7 +552,7 @@ absl::Status GetPrimaryContextState(int device_ordinal, unsigned* flags, int* ac
                  "not be null");
   }
   Device::PrimaryState& primary = device->primary();
-  absl::MutexLock lock(&primary.mutex);
+  MutexLock lock(&primary.mutex);
   *flags = primary.flags;
   *active = primary.context != nullptr ? 1 : 0;
   return absl::OkStatus();
@@ -563,7 +563,7 @@ absl::Status ResetPrimaryContext(int device_ordinal) {
   Context* to_delete = nullptr;
   {
     Device::PrimaryState& primary = device->primary();
-    absl::MutexLock lock(&primary.mutex);
+    MutexLock lock(&primary.mutex);
     // CUDA: reset destroys the context's resources and state but releases
     // nothing; retainers still release their references, and the next use
     // brings up a fresh context.
@@ -594,7 +594,7 @@ namespace {
 // Retains the primary context once on behalf of the runtime API.
 absl::StatusOr<Context*> RuntimePrimary(Device* device) {
   Device::PrimaryState& primary = device->primary();
-  absl::MutexLock lock(&primary.mutex);
+  MutexLock lock(&primary.mutex);
   if (primary.context == nullptr) {
     primary.context = NewContext(device, primary.flags, /*is_primary=*/true);
   }
@@ -647,13 +647,13 @@ void DestroyAllContexts() {
   std::vector<Context*> contexts;
   {
     LiveContexts& live = Live();
-    absl::MutexLock lock(&live.mutex);
+    MutexLock lock(&live.mutex);
     contexts.assign(live.set.begin(), live.set.end());
   }
   for (Context* context : contexts) {
     Device::PrimaryState& primary = context->device()->primary();
     {
-      absl::MutexLock lock(&primary.mutex);
+      MutexLock lock(&primary.mutex);
       if (primary.context == context) {
         primary.context = nullptr;
         primary.refcount = 0;

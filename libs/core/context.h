@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "core/device.h"
 #include "core/handle.h"
+#include "core/mutex.h"
 
 namespace streamhal {
 
@@ -93,7 +93,7 @@ class Context : public Object {
   // Held shared by whoever uses streams found through the context outside
   // its object lock (synchronising the context, the legacy stream's implicit
   // waits), and exclusively to delete a stream, so none is freed under them.
-  absl::Mutex* stream_lifetime_mutex() ABSL_LOCK_RETURNED(stream_lifetime_mutex_) {
+  Mutex* stream_lifetime_mutex() ABSL_LOCK_RETURNED(stream_lifetime_mutex_) {
     return &stream_lifetime_mutex_;
   }
   // How many blocking streams exist: lets legacy-stream launches skip the
@@ -115,14 +115,14 @@ class Context : public Object {
   std::atomic<int> usage_count_{1};
   std::atomic<int> cache_config_{0};
   std::atomic<int> shared_mem_config_{0};
-  absl::Mutex objects_mutex_;
+  Mutex objects_mutex_;
   Stream* default_stream_ ABSL_GUARDED_BY(objects_mutex_) = nullptr;
   // Lock-free copy of default_stream_ for the launch path.
   std::atomic<Stream*> default_stream_fast_{nullptr};
   std::atomic<int> blocking_stream_count_{0};
   std::vector<std::unique_ptr<Object>> objects_ ABSL_GUARDED_BY(objects_mutex_);
-  absl::Mutex stream_lifetime_mutex_ ABSL_ACQUIRED_BEFORE(objects_mutex_);
-  mutable absl::Mutex limits_mutex_;
+  Mutex stream_lifetime_mutex_ ABSL_ACQUIRED_BEFORE(objects_mutex_);
+  mutable Mutex limits_mutex_;
   size_t limits_[static_cast<int>(Limit::kCount)] ABSL_GUARDED_BY(limits_mutex_);
 };
 

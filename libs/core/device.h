@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "core/backend.h"
+#include "core/mutex.h"
 
 namespace streamhal {
 
@@ -25,7 +25,7 @@ class Device {
   // The primary context (CUDA: one per device, reference counted, shared
   // with the runtime API). Managed by context.cc.
   struct PrimaryState {
-    absl::Mutex mutex;
+    Mutex mutex;
     Context* context ABSL_GUARDED_BY(mutex) = nullptr;
     int refcount ABSL_GUARDED_BY(mutex) = 0;
     unsigned flags ABSL_GUARDED_BY(mutex) = 0;

@@ -2,8 +2,8 @@
 
 #include <atomic>
 
-#include "absl/synchronization/mutex.h"
 #include "core/log.h"
+#include "core/mutex.h"
 
 namespace streamhal {
 namespace {
@@ -11,7 +11,7 @@ namespace {
 std::atomic<uint64_t> g_validation_count{0};
 
 struct LastMessage {
-  absl::Mutex mutex;
+  Mutex mutex;
   std::string text ABSL_GUARDED_BY(mutex);
 };
 
@@ -27,7 +27,7 @@ void RecordValidationMessage(absl::string_view message) {
   g_validation_count.fetch_add(1, std::memory_order_relaxed);
   Log(LogLevel::kError, "validation: ", message);
   LastMessage& last = Last();
-  absl::MutexLock lock(&last.mutex);
+  MutexLock lock(&last.mutex);
   last.text = std::string(message);
 }
 
@@ -35,7 +35,7 @@ uint64_t ValidationMessageCount() { return g_validation_count.load(std::memory_o
 
 std::string LastValidationMessage() {
   LastMessage& last = Last();
-  absl::MutexLock lock(&last.mutex);
+  MutexLock lock(&last.mutex);
   return last.text;
 }
 

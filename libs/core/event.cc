@@ -18,7 +18,7 @@ absl::StatusOr<bool> IsComplete(const Event::Record& record) {
 }  // namespace
 
 absl::StatusOr<uint64_t> Event::TimestampNs() {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   if (!record_.has_value() || !record_->timestamp_id.has_value()) {
     return Error(ErrorCode::kInvalidHandle, "the event has no timestamp");
   }
@@ -121,7 +121,8 @@ absl::Status EventSynchronize(uint64_t handle) {
 
 absl::Status EventElapsedTime(float* ms, uint64_t start_handle, uint64_t end_handle) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
-  if (ms == nullptr) return Error(ErrorCode::kInvalidValue, "cuEventElapsedTime: pMilliseconds is null");
+  if (ms == nullptr)
+    return Error(ErrorCode::kInvalidValue, "cuEventElapsedTime: pMilliseconds is null");
   SH_ASSIGN_OR_RETURN(Event * start, ResolveEvent(start_handle));
   SH_ASSIGN_OR_RETURN(Event * end, ResolveEvent(end_handle));
   if (!start->timing() || !end->timing()) {

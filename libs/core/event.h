@@ -9,8 +9,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "core/handle.h"
+#include "core/mutex.h"
 
 namespace streamhal {
 
@@ -42,11 +42,11 @@ class Event : public Object {
     std::optional<uint64_t> timestamp_ns;  // read once, then kept
   };
   std::optional<Record> last() const {
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     return record_;
   }
   void set_record(Record record) {
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     record_ = record;
   }
   // The device time of the last record in nanoseconds (reads it once).
@@ -55,7 +55,7 @@ class Event : public Object {
  private:
   Context* const context_;
   const unsigned flags_;
-  mutable absl::Mutex mutex_;
+  mutable Mutex mutex_;
   std::optional<Record> record_ ABSL_GUARDED_BY(mutex_);
 };
 

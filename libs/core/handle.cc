@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <deque>
 
-#include "absl/synchronization/mutex.h"
 #include "core/log.h"
+#include "core/mutex.h"
 
 namespace streamhal {
 namespace {
@@ -47,7 +47,7 @@ struct Chunk {
 class Table {
  public:
   uint64_t Insert(Object* object, ObjectKind kind) {
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     uint32_t index;
     if (!free_.empty()) {
       index = free_.front();
@@ -75,7 +75,7 @@ class Table {
   }
 
   void Remove(uint64_t handle) {
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     Slot& slot = SlotAt(IndexOf(handle));
     slot.live_handle.store(0, std::memory_order_release);
     slot.object.store(nullptr, std::memory_order_relaxed);
@@ -111,17 +111,18 @@ class Table {
   }
 
   uint64_t live() const {
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     return live_;
   }
 
  private:
   Slot& SlotAt(uint32_t index) {
-    return chunks_[index / kSlotsPerChunk].load(std::memory_order_relaxed)
+    return chunks_[index / kSlotsPerChunk]
+        .load(std::memory_order_relaxed)
         ->slots[index % kSlotsPerChunk];
   }
 
-  mutable absl::Mutex mutex_;
+  mutable Mutex mutex_;
   std::atomic<Chunk*> chunks_[kMaxChunks] = {};
   std::deque<uint32_t> free_ ABSL_GUARDED_BY(mutex_);
   uint32_t next_index_ ABSL_GUARDED_BY(mutex_) = 1;  // index 0 unused

@@ -5,8 +5,8 @@
 
 #include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 #include "core/context.h"
+#include "core/mutex.h"
 #include "core/runtime.h"
 #include "core/status.h"
 
@@ -22,7 +22,7 @@ constexpr uint64_t kPitchAlignment = 256;
 class Registry {
  public:
   void Insert(std::unique_ptr<Allocation> allocation) {
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     Allocation* raw = allocation.get();
     by_device_[raw->device_address()] = raw;
     if (raw->host != nullptr) by_host_[reinterpret_cast<uintptr_t>(raw->host)] = raw;
@@ -31,20 +31,20 @@ class Registry {
 
   // Removes and returns the allocation for destruction outside the lock.
   std::unique_ptr<Allocation> Remove(Allocation* allocation) {
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     return RemoveLocked(allocation);
   }
 
   // The allocation containing [address, address + size) in the device map.
   Allocation* FindDevice(uint64_t address, uint64_t size) const {
-    absl::ReaderMutexLock lock(&mutex_);
+    ReaderMutexLock lock(&mutex_);
     return FindIn(by_device_, address, size, [](const Allocation* a) {
       return std::pair<uint64_t, uint64_t>(a->device_address(), a->size);
     });
   }
 
   Allocation* FindHost(uintptr_t address, uint64_t size) const {
-    absl::ReaderMutexLock lock(&mutex_);
+    ReaderMutexLock lock(&mutex_);
     return FindIn(by_host_, address, size, [](const Allocation* a) {
       return std::pair<uint64_t, uint64_t>(reinterpret_cast<uintptr_t>(a->host), a->size);
     });
@@ -52,7 +52,7 @@ class Registry {
 
   // True when any host allocation overlaps [address, address + size).
   bool HostOverlaps(uintptr_t address, uint64_t size) const {
-    absl::ReaderMutexLock lock(&mutex_);
+    ReaderMutexLock lock(&mutex_);
     auto it = by_host_.lower_bound(address + size);
     if (it == by_host_.begin()) return false;
     --it;
@@ -61,7 +61,7 @@ class Registry {
   }
 
   std::vector<std::unique_ptr<Allocation>> RemoveAllOf(Context* context) {
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     std::vector<Allocation*> doomed;
     for (const auto& [raw, owned] : owned_) {
       if (raw->context == context) doomed.push_back(raw);
@@ -72,7 +72,7 @@ class Registry {
   }
 
   size_t size() const {
-    absl::ReaderMutexLock lock(&mutex_);
+    ReaderMutexLock lock(&mutex_);
     return owned_.size();
   }
 
@@ -99,7 +99,7 @@ class Registry {
     return owned;
   }
 
-  mutable absl::Mutex mutex_;
+  mutable Mutex mutex_;
   absl::btree_map<uint64_t, Allocation*> by_device_ ABSL_GUARDED_BY(mutex_);
   absl::btree_map<uintptr_t, Allocation*> by_host_ ABSL_GUARDED_BY(mutex_);
   absl::flat_hash_map<Allocation*, std::unique_ptr<Allocation>> owned_ ABSL_GUARDED_BY(mutex_);
@@ -186,8 +186,8 @@ absl::Status MemAlloc(uint64_t* dptr, size_t bytes, bool allow_zero) {
     *dptr = 0;
     return absl::OkStatus();
   }
-  SH_ASSIGN_OR_RETURN(Allocation * allocation,
-                      NewAllocation(context, bytes, MemoryKind::kDevice, AllocationKind::kDevice, 0));
+  SH_ASSIGN_OR_RETURN(Allocation * allocation, NewAllocation(context, bytes, MemoryKind::kDevice,
+                                                             AllocationKind::kDevice, 0));
   *dptr = allocation->device_address();
   return absl::OkStatus();
 }
@@ -244,16 +244,16 @@ absl::Status MemAllocPitch(uint64_t* dptr, size_t* pitch, size_t width_bytes, si
   if (element_size != 4 && element_size != 8 && element_size != 16) {
     return Error(ErrorCode::kInvalidValue, "cuMemAllocPitch: ElementSizeBytes must be 4, 8 or 16");
   }
-  const uint64_t alignment = std::max<uint64_t>(
-      kPitchAlignment, context->device()->properties().texture_pitch_alignment);
+  const uint64_t alignment =
+      std::max<uint64_t>(kPitchAlignment, context->device()->properties().texture_pitch_alignment);
   const uint64_t row = (width_bytes + alignment - 1) / alignment * alignment;
   if (height > context->device()->properties().max_allocation_size / row) {
     return Error(ErrorCode::kOutOfMemory, "cuMemAllocPitch: ", row, " x ", height,
                  " bytes exceeds the largest allocation");
   }
-  SH_ASSIGN_OR_RETURN(Allocation * allocation, NewAllocation(context, row * height,
-                                                             MemoryKind::kDevice,
-                                                             AllocationKind::kDevice, 0));
+  SH_ASSIGN_OR_RETURN(
+      Allocation * allocation,
+      NewAllocation(context, row * height, MemoryKind::kDevice, AllocationKind::kDevice, 0));
   *dptr = allocation->device_address();
   *pitch = static_cast<size_t>(row);
   return absl::OkStatus();
@@ -333,8 +333,7 @@ absl::Status MemHostRegister(void* host, size_t bytes, unsigned flags) {
   constexpr unsigned kKnown = kHostRegisterPortable | kHostRegisterDeviceMap |
                               kHostRegisterIoMemory | kHostRegisterReadOnly;
   if ((flags & ~kKnown) != 0) {
-    return Error(ErrorCode::kInvalidValue, "cuMemHostRegister: unknown flags 0x",
-                 absl::Hex(flags));
+    return Error(ErrorCode::kInvalidValue, "cuMemHostRegister: unknown flags 0x", absl::Hex(flags));
   }
   if (flags & kHostRegisterIoMemory) {
     return Error(ErrorCode::kNotSupported, "cuMemHostRegister: I/O memory cannot be registered");

@@ -4,17 +4,17 @@
 #include <memory>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
 #include "core/backend_registry.h"
 #include "core/context.h"
 #include "core/log.h"
+#include "core/mutex.h"
 #include "core/status.h"
 
 namespace streamhal {
 namespace {
 
 struct Runtime {
-  absl::Mutex mutex;
+  Mutex mutex;
   bool initialized ABSL_GUARDED_BY(mutex) = false;
   std::vector<std::unique_ptr<Backend>> backends ABSL_GUARDED_BY(mutex);
   std::vector<std::unique_ptr<Device>> devices ABSL_GUARDED_BY(mutex);
@@ -36,7 +36,7 @@ absl::Status Init(unsigned flags) {
     return Error(ErrorCode::kInvalidValue, "cuInit: flags must be 0, got ", flags);
   }
   Runtime& runtime = GetRuntime();
-  absl::MutexLock lock(&runtime.mutex);
+  MutexLock lock(&runtime.mutex);
   if (runtime.initialized) return absl::OkStatus();
 
   streamhal_register_builtin_backends();
@@ -77,7 +77,7 @@ absl::Status Deinit() {
   // Contexts first: they own work and memory on the devices.
   DestroyAllContexts();
   Runtime& runtime = GetRuntime();
-  absl::MutexLock lock(&runtime.mutex);
+  MutexLock lock(&runtime.mutex);
   g_initialized.store(false, std::memory_order_release);
   runtime.initialized = false;
   runtime.devices.clear();
@@ -102,14 +102,14 @@ uint64_t InitEpoch() { return g_epoch.load(std::memory_order_acquire); }
 absl::StatusOr<int> DeviceCount() {
   SH_RETURN_IF_ERROR(CheckInitialized());
   Runtime& runtime = GetRuntime();
-  absl::ReaderMutexLock lock(&runtime.mutex);
+  ReaderMutexLock lock(&runtime.mutex);
   return static_cast<int>(runtime.devices.size());
 }
 
 absl::StatusOr<Device*> GetDevice(int ordinal) {
   SH_RETURN_IF_ERROR(CheckInitialized());
   Runtime& runtime = GetRuntime();
-  absl::ReaderMutexLock lock(&runtime.mutex);
+  ReaderMutexLock lock(&runtime.mutex);
   if (ordinal < 0 || ordinal >= static_cast<int>(runtime.devices.size())) {
     return Error(ErrorCode::kInvalidDevice, "device ordinal ", ordinal, " is out of range [0, ",
                  runtime.devices.size(), ")");

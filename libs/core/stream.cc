@@ -32,7 +32,7 @@ absl::Status Stream::CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_
     Stream* legacy = context_->LegacyStreamIfCreated();
     if (legacy == nullptr) return absl::OkStatus();
     const uint64_t count = legacy->work_count_.load(std::memory_order_acquire);
-    absl::MutexLock lock(&seen_mutex_);
+    MutexLock lock(&seen_mutex_);
     if (count == seen_legacy_count_) return absl::OkStatus();
     SH_ASSIGN_OR_RETURN(uint64_t point, legacy->Flush());
     waits->emplace_back(legacy, point);
@@ -41,10 +41,10 @@ absl::Status Stream::CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_
   }
   // The legacy stream waits for every blocking stream's new work.
   if (context_->blocking_stream_count() == 0) return absl::OkStatus();
-  absl::ReaderMutexLock alive(context_->stream_lifetime_mutex());
+  ReaderMutexLock alive(context_->stream_lifetime_mutex());
   for (Stream* other : context_->BlockingStreams()) {
     const uint64_t count = other->work_count_.load(std::memory_order_acquire);
-    absl::MutexLock lock(&seen_mutex_);
+    MutexLock lock(&seen_mutex_);
     uint64_t& seen = seen_counts_[other];
     if (count == seen) continue;
     SH_ASSIGN_OR_RETURN(uint64_t point, other->Flush());
@@ -55,7 +55,7 @@ absl::Status Stream::CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_
 }
 
 absl::StatusOr<uint64_t> Stream::Flush() {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   return backend_->Flush();
 }
 

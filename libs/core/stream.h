@@ -3,8 +3,8 @@
 #ifndef STREAMHAL_CORE_STREAM_H_
 #define STREAMHAL_CORE_STREAM_H_
 
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -12,9 +12,9 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "core/backend.h"
 #include "core/handle.h"
+#include "core/mutex.h"
 #include "core/status.h"
 
 namespace streamhal {
@@ -39,8 +39,8 @@ class Stream : public Object {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kStream;
 
-  Stream(Context* context, std::unique_ptr<BackendStream> backend, StreamRole role,
-         unsigned flags, int priority);
+  Stream(Context* context, std::unique_ptr<BackendStream> backend, StreamRole role, unsigned flags,
+         int priority);
   ~Stream() override;
 
   Context* context() const { return context_; }
@@ -56,7 +56,7 @@ class Stream : public Object {
   absl::Status Record(Fn&& record) {
     std::vector<std::pair<Stream*, uint64_t>> waits;
     SH_RETURN_IF_ERROR(CollectImplicitWaits(&waits));
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     for (const auto& [other, point] : waits) {
       SH_RETURN_IF_ERROR(backend_->RecordWait(other->backend_.get(), point));
     }
@@ -85,13 +85,13 @@ class Stream : public Object {
   const int priority_;
   // Serialises recording and Flush; Wait and IsComplete are thread-safe in
   // the backend and run without it.
-  absl::Mutex mutex_;
+  Mutex mutex_;
   const std::unique_ptr<BackendStream> backend_;
   // Commands recorded so far; compared across streams for implicit waits.
   std::atomic<uint64_t> work_count_{0};
   // Blocking streams: how much of the legacy stream's work is already waited
   // for. The legacy stream: the same per blocking stream.
-  absl::Mutex seen_mutex_;
+  Mutex seen_mutex_;
   uint64_t seen_legacy_count_ ABSL_GUARDED_BY(seen_mutex_) = 0;
   absl::flat_hash_map<const Stream*, uint64_t> seen_counts_ ABSL_GUARDED_BY(seen_mutex_);
 };

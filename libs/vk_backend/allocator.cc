@@ -195,7 +195,7 @@ MemoryPool::MemoryPool(MemoryAllocator* allocator, uint32_t memory_type, bool ma
     : allocator_(allocator), memory_type_(memory_type), map_(map), block_size_(block_size) {}
 
 MemoryPool::~MemoryPool() {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   for (auto& [id, block] : blocks_) {
     if (block->used_ != 0) {
       Log(LogLevel::kWarning, "Vulkan memory pool destroyed with ", block->used_,
@@ -220,7 +220,7 @@ void MemoryPool::Carve(MemoryBlock* block, const FreeRange& range, uint64_t size
 
 absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryPool::Allocate(uint64_t size,
                                                                        uint64_t requested) {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   auto it = free_by_size_.lower_bound(FreeRange{size, 0, 0});
   if (it == free_by_size_.end()) {
     BlockOptions options;
@@ -253,7 +253,7 @@ absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryPool::Allocate(uint64_t 
 void MemoryPool::Free(MemoryBlock* block, uint64_t offset, uint64_t size) {
   std::unique_ptr<MemoryBlock> released;
   {
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     block->used_ -= size;
     // Coalesce with the free neighbours so the block can become whole again.
     auto next = block->free_by_offset_.find(offset + size);
@@ -291,7 +291,7 @@ void MemoryPool::Free(MemoryBlock* block, uint64_t offset, uint64_t size) {
 }
 
 MemoryPool::Stats MemoryPool::GetStats() {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   Stats stats;
   stats.blocks = blocks_.size();
   stats.empty_blocks = empty_blocks_;

@@ -29,8 +29,8 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "core/backend.h"
+#include "core/mutex.h"
 
 namespace streamhal::vk {
 
@@ -219,7 +219,7 @@ class MemoryPool {
   const bool map_;
   const uint64_t block_size_;
 
-  absl::Mutex mutex_;
+  Mutex mutex_;
   // Best fit over every block: the smallest free range that holds a request.
   absl::btree_set<FreeRange> free_by_size_ ABSL_GUARDED_BY(mutex_);
   absl::flat_hash_map<uint64_t, std::unique_ptr<MemoryBlock>> blocks_ ABSL_GUARDED_BY(mutex_);

@@ -186,8 +186,14 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
 VulkanDevice::~VulkanDevice() {
   if (!created_.load(std::memory_order_acquire)) return;
   {
-    absl::MutexLock lock(&queue_mutex_);
+    MutexLock lock(&queue_mutex_);
     vkDeviceWaitIdle(device_);  // a lost device is no reason not to destroy
+  }
+  {
+    MutexLock lock(&retired_mutex_);
+    for (VkSemaphore semaphore : retired_semaphores_)
+      vkDestroySemaphore(device_, semaphore, nullptr);
+    retired_semaphores_.clear();
   }
   kernel_objects_.reset();
   allocator_.reset();
@@ -488,13 +494,13 @@ void VulkanDevice::ProbeUnifiedAddressing() {
   // comes from real allocations on a device of its own, made now. A driver
   // answers the same way for the life of the process: later enumerations
   // reuse the first answer.
-  static absl::Mutex cache_mutex(absl::kConstInit);
+  static Mutex cache_mutex(absl::kConstInit);
   static auto* cache ABSL_GUARDED_BY(cache_mutex) = new absl::flat_hash_map<std::string, bool>;
   const std::string key =
       absl::StrCat(std::string(properties_.uuid.begin(), properties_.uuid.end()), "/",
                    properties_.driver_version, "/", properties_.name);
   {
-    absl::MutexLock lock(&cache_mutex);
+    MutexLock lock(&cache_mutex);
     auto it = cache->find(key);
     if (it != cache->end()) {
       properties_.unified_addressing = it->second;
@@ -549,7 +555,7 @@ void VulkanDevice::ProbeUnifiedAddressing() {
   vkDestroyDevice(probe, nullptr);
   properties_.unified_addressing = status.ok();
   {
-    absl::MutexLock lock(&cache_mutex);
+    MutexLock lock(&cache_mutex);
     cache->emplace(key, status.ok());
   }
   if (!status.ok()) {
@@ -560,7 +566,7 @@ void VulkanDevice::ProbeUnifiedAddressing() {
 
 absl::Status VulkanDevice::EnsureLogicalDevice() {
   if (created_.load(std::memory_order_acquire)) return absl::OkStatus();
-  absl::MutexLock lock(&init_mutex_);
+  MutexLock lock(&init_mutex_);
   if (created_.load(std::memory_order_relaxed)) return absl::OkStatus();
   SH_RETURN_IF_ERROR(CreateLogicalDevice());
   // Published together with the device: allocations, kernels and streams
@@ -700,11 +706,28 @@ absl::Status VulkanDevice::GetMemoryInfo(uint64_t* free_bytes, uint64_t* total_b
   return absl::OkStatus();
 }
 
+void VulkanDevice::RetireSemaphore(VkSemaphore semaphore) {
+  constexpr size_t kBatch = 32;
+  std::vector<VkSemaphore> doomed;
+  {
+    MutexLock lock(&retired_mutex_);
+    retired_semaphores_.push_back(semaphore);
+    if (retired_semaphores_.size() < kBatch) return;
+    doomed.swap(retired_semaphores_);
+  }
+  {
+    MutexLock lock(&queue_mutex_);
+    // Even on failure (a lost device) nothing runs on the queue any more.
+    vkQueueWaitIdle(queue_);
+  }
+  for (VkSemaphore retired : doomed) vkDestroySemaphore(device_, retired, nullptr);
+}
+
 absl::Status VulkanDevice::WaitIdle() {
   SH_RETURN_IF_ERROR(EnsureLogicalDevice());
   // vkDeviceWaitIdle needs every queue of the device externally
   // synchronised; the backend has one queue, guarded by queue_mutex_.
-  absl::MutexLock lock(&queue_mutex_);
+  MutexLock lock(&queue_mutex_);
   return VkResultToStatus(vkDeviceWaitIdle(device_), "vkDeviceWaitIdle");
 }
 

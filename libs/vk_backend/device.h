@@ -15,8 +15,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "core/backend.h"
+#include "core/mutex.h"
 #include "vk_backend/instance.h"
 
 namespace streamhal::vk {
@@ -117,7 +117,15 @@ class VulkanDevice : public streamhal::BackendDevice {
   }
   // Vulkan requires external synchronisation of a queue (vkQueueSubmit,
   // vkQueueWaitIdle) and of every queue for vkDeviceWaitIdle: hold this.
-  absl::Mutex* queue_mutex() ABSL_LOCK_RETURNED(queue_mutex_) { return &queue_mutex_; }
+  Mutex* queue_mutex() ABSL_LOCK_RETURNED(queue_mutex_) { return &queue_mutex_; }
+
+  // Destroys a semaphore whose last user is gone, once the queue has gone
+  // idle. A wait can return while the driver's queue thread is still inside
+  // the signal that released it (lavapipe unlocks the semaphore's mutex
+  // after the waiter may have seen the value), so destroying it at once can
+  // free memory the driver still touches. Retired semaphores are destroyed
+  // in batches after vkQueueWaitIdle, and the rest with the device.
+  void RetireSemaphore(VkSemaphore semaphore);
 
   // What the device was, or will be, created with.
   const DeviceFeatures& features() const { return features_; }
@@ -191,15 +199,17 @@ class VulkanDevice : public streamhal::BackendDevice {
 
   // Written once under init_mutex_, then published by created_ (release), so
   // device() and queue() need no lock.
-  absl::Mutex init_mutex_;
+  Mutex init_mutex_;
   std::atomic<bool> created_{false};
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   std::unique_ptr<MemoryAllocator> allocator_;
   std::unique_ptr<KernelObjects> kernel_objects_;
 
-  absl::Mutex queue_mutex_;
+  Mutex queue_mutex_;
   std::atomic<uint64_t> allocated_bytes_{0};
+  Mutex retired_mutex_;
+  std::vector<VkSemaphore> retired_semaphores_ ABSL_GUARDED_BY(retired_mutex_);
 };
 
 }  // namespace streamhal::vk

@@ -222,7 +222,7 @@ VulkanInstance::~VulkanInstance() {
 }
 
 absl::StatusOr<std::shared_ptr<VulkanInstance>> VulkanBackend::GetInstance() {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   if (instance_ == nullptr) {
     SH_ASSIGN_OR_RETURN(instance_, VulkanInstance::Create());
   }

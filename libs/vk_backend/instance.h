@@ -11,8 +11,8 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "core/backend.h"
+#include "core/mutex.h"
 
 namespace streamhal::vk {
 
@@ -82,7 +82,7 @@ class VulkanBackend : public streamhal::Backend {
   absl::StatusOr<std::shared_ptr<VulkanInstance>> GetInstance();
 
  private:
-  absl::Mutex mutex_;
+  Mutex mutex_;
   std::shared_ptr<VulkanInstance> instance_ ABSL_GUARDED_BY(mutex_);
 };
 

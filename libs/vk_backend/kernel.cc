@@ -144,7 +144,7 @@ absl::StatusOr<std::unique_ptr<VulkanKernel>> VulkanKernel::Create(VulkanDevice*
 }
 
 VulkanKernel::~VulkanKernel() {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   for (auto& [key, entry] : pipelines_) vkDestroyPipeline(vk_device_, entry->pipeline, nullptr);
   for (VkDescriptorPool pool : descriptor_pools_) {
     vkDestroyDescriptorPool(vk_device_, pool, nullptr);
@@ -155,7 +155,7 @@ VulkanKernel::~VulkanKernel() {
 }
 
 absl::StatusOr<VkPipeline> VulkanKernel::GetPipeline(const PipelineKey& key) {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   auto it = pipelines_.find(key);
   if (it == pipelines_.end()) {
     // SpecId 0..2: the block dimensions the kernel takes from the launch;
@@ -200,12 +200,12 @@ absl::StatusOr<VkPipeline> VulkanKernel::GetPipeline(const PipelineKey& key) {
 }
 
 size_t VulkanKernel::pipeline_count() {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   return pipelines_.size();
 }
 
 absl::StatusOr<VkDescriptorSet> VulkanKernel::GlobalsSetSlow(const VulkanAllocation& globals) {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   // Keyed by what the descriptor holds, not by the allocation's address: a
   // freed allocation's address may come back for different memory.
   for (const auto& entry : globals_sets_) {

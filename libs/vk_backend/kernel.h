@@ -22,8 +22,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "core/backend.h"
+#include "core/mutex.h"
 #include "vk_backend/allocator.h"
 
 namespace streamhal::vk {
@@ -179,7 +179,7 @@ class VulkanKernel final : public streamhal::BackendKernel {
   uint32_t push_size_ = 0;
   bool can_split_ = true;
 
-  absl::Mutex mutex_;
+  Mutex mutex_;
   // Entries are never removed before the kernel dies, so pointers to them
   // (last_pipeline_, last_globals_) stay valid.
   absl::flat_hash_map<PipelineKey, std::unique_ptr<PipelineEntry>> pipelines_

@@ -87,7 +87,7 @@ absl::StatusOr<std::unique_ptr<VulkanStream>> VulkanStream::Create(VulkanDevice*
   SH_VK_RETURN_IF_ERROR(
       vkCreateCommandPool(stream->vk_device_, &pool_info, nullptr, &stream->pool_),
       "vkCreateCommandPool");
-  SH_ASSIGN_OR_RETURN(stream->timeline_, Timeline::Create(stream->vk_device_));
+  SH_ASSIGN_OR_RETURN(stream->timeline_, Timeline::Create(device));
   return stream;
 }
 
@@ -101,15 +101,16 @@ VulkanStream::~VulkanStream() {
     if (!waited.ok()) {
       Log(LogLevel::kWarning, "stream teardown: ", waited.message());
       // The device is lost; once it is idle, freeing is safe.
-      absl::MutexLock lock(device_->queue_mutex());
+      MutexLock lock(device_->queue_mutex());
       vkDeviceWaitIdle(vk_device_);
     }
     Deliver(submitted_point_);
   }
   if (host_thread_.joinable()) {
     {
-      absl::MutexLock lock(&host_mutex_);
+      MutexLock lock(&host_mutex_);
       stop_host_thread_ = true;
+      host_ready_.Signal();
     }
     host_thread_.join();
   }
@@ -140,7 +141,7 @@ absl::StatusOr<bool> VulkanStream::IsComplete(uint64_t point) {
 
 void VulkanStream::Deliver(uint64_t completed) {
   if (pending_count_.load(std::memory_order_acquire) == 0) return;
-  absl::MutexLock lock(&pending_mutex_);
+  MutexLock lock(&pending_mutex_);
   // The copy happens before the entry leaves the list, so once no entry of a
   // point is left, its staging memory may be reused.
   while (!pending_.empty() && pending_.front().point <= completed) {
@@ -290,7 +291,7 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
     submit.pCommandBuffers = &command_buffer;
     submit.signalSemaphoreCount = 1;
     submit.pSignalSemaphores = &signal;
-    absl::MutexLock lock(device_->queue_mutex());
+    MutexLock lock(device_->queue_mutex());
     result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
   }
   if (result != VK_SUCCESS) {
@@ -298,7 +299,7 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
     // staging that no copy wrote. The next batch reuses the point number.
     free_command_buffers_.push_back(command_buffer);
     {
-      absl::MutexLock lock(&pending_mutex_);
+      MutexLock lock(&pending_mutex_);
       while (!pending_.empty() && pending_.back().point == point) {
         pending_.pop_back();
         pending_count_.fetch_sub(1, std::memory_order_release);
@@ -371,8 +372,9 @@ absl::Status VulkanStream::RecordHostFunction(void (*fn)(void*), void* data) {
   runs_host_functions_.store(true, std::memory_order_release);
   host_writes_to_import_ = true;
   if (!host_thread_.joinable()) host_thread_ = std::thread([this] { RunHostTasks(); });
-  absl::MutexLock lock(&host_mutex_);
+  MutexLock lock(&host_mutex_);
   host_tasks_.push_back(std::move(task));
+  host_ready_.Signal();
   return absl::OkStatus();
 }
 
@@ -380,12 +382,8 @@ void VulkanStream::RunHostTasks() {
   while (true) {
     HostTask task;
     {
-      absl::MutexLock lock(&host_mutex_);
-      host_mutex_.Await(absl::Condition(
-          +[](VulkanStream* stream) ABSL_EXCLUSIVE_LOCKS_REQUIRED(stream->host_mutex_) {
-            return stream->stop_host_thread_ || !stream->host_tasks_.empty();
-          },
-          this));
+      MutexLock lock(&host_mutex_);
+      while (!stop_host_thread_ && host_tasks_.empty()) host_ready_.Wait(&host_mutex_);
       if (host_tasks_.empty()) return;  // stopping, and nothing left
       task = std::move(host_tasks_.front());
       host_tasks_.pop_front();
@@ -632,7 +630,7 @@ absl::Status VulkanStream::RecordDownload(void* dst, BufferRange src, uint64_t s
   const VkBufferCopy region = {from->buffer_offset() + src.offset, staged.buffer_offset, size};
   vkCmdCopyBuffer(current_, from->buffer(), staged.buffer, 1, &region);
   {
-    absl::MutexLock lock(&pending_mutex_);
+    MutexLock lock(&pending_mutex_);
     pending_.push_back(PendingDownload{current_point(), staged.host, dst, size});
     pending_count_.fetch_add(1, std::memory_order_release);
   }

@@ -42,8 +42,8 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "core/backend.h"
+#include "core/mutex.h"
 #include "vk_backend/allocator.h"
 #include "vk_backend/staging.h"
 #include "vk_backend/timeline.h"
@@ -193,14 +193,15 @@ class VulkanStream final : public streamhal::BackendStream {
 
   // Downloads waiting for their point; Wait and IsComplete deliver them from
   // any thread.
-  absl::Mutex pending_mutex_;
+  Mutex pending_mutex_;
   std::deque<PendingDownload> pending_ ABSL_GUARDED_BY(pending_mutex_);
   std::atomic<size_t> pending_count_{0};
 
   // Host functions, run in order on host_thread_.
-  absl::Mutex host_mutex_;
+  Mutex host_mutex_;
   std::deque<HostTask> host_tasks_ ABSL_GUARDED_BY(host_mutex_);
   bool stop_host_thread_ ABSL_GUARDED_BY(host_mutex_) = false;
+  CondVar host_ready_;  // signalled when a task arrives or the thread must stop
   std::thread host_thread_;
 };
 

@@ -1,23 +1,26 @@
 #include "vk_backend/timeline.h"
 
 #include "core/status.h"
+#include "vk_backend/device.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
 
-absl::StatusOr<std::shared_ptr<Timeline>> Timeline::Create(VkDevice device) {
+Timeline::Timeline(VulkanDevice* device) : owner_(device), device_(device->device()) {}
+
+absl::StatusOr<std::shared_ptr<Timeline>> Timeline::Create(VulkanDevice* device) {
   std::shared_ptr<Timeline> timeline(new Timeline(device));
   VkSemaphoreTypeCreateInfo type_info = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   type_info.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
   type_info.initialValue = 0;
   VkSemaphoreCreateInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type_info};
-  SH_VK_RETURN_IF_ERROR(vkCreateSemaphore(device, &info, nullptr, &timeline->semaphore_),
+  SH_VK_RETURN_IF_ERROR(vkCreateSemaphore(timeline->device_, &info, nullptr, &timeline->semaphore_),
                         "vkCreateSemaphore");
   return timeline;
 }
 
 Timeline::~Timeline() {
-  if (semaphore_ != VK_NULL_HANDLE) vkDestroySemaphore(device_, semaphore_, nullptr);
+  if (semaphore_ != VK_NULL_HANDLE) owner_->RetireSemaphore(semaphore_);
 }
 
 absl::StatusOr<uint64_t> Timeline::Value() const {

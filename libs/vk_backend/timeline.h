@@ -14,9 +14,11 @@
 
 namespace streamhal::vk {
 
+class VulkanDevice;
+
 class Timeline {
  public:
-  static absl::StatusOr<std::shared_ptr<Timeline>> Create(VkDevice device);
+  static absl::StatusOr<std::shared_ptr<Timeline>> Create(VulkanDevice* device);
   ~Timeline();
   Timeline(const Timeline&) = delete;
   Timeline& operator=(const Timeline&) = delete;
@@ -31,7 +33,8 @@ class Timeline {
   absl::Status Signal(uint64_t value) const;
 
  private:
-  explicit Timeline(VkDevice device) : device_(device) {}
+  explicit Timeline(VulkanDevice* device);
+  VulkanDevice* const owner_;  // retires the semaphore (device.h)
   const VkDevice device_;
   VkSemaphore semaphore_ = VK_NULL_HANDLE;
 };

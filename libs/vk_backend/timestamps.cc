@@ -21,7 +21,7 @@ absl::StatusOr<std::unique_ptr<TimestampRing>> TimestampRing::Create(
   info.queryCount = kSlots;
   SH_VK_RETURN_IF_ERROR(vkCreateQueryPool(device, &info, nullptr, &ring->pool_),
                         "vkCreateQueryPool");
-  absl::MutexLock lock(&ring->mutex_);
+  MutexLock lock(&ring->mutex_);
   ring->slot_ids_.assign(kSlots, 0);
   ring->slot_points_.assign(kSlots, 0);
   return ring;
@@ -35,7 +35,7 @@ uint64_t TimestampRing::Record(VkCommandBuffer command_buffer, uint64_t point) {
   uint64_t id = 0;
   uint32_t slot = 0;
   {
-    absl::MutexLock lock(&mutex_);
+    MutexLock lock(&mutex_);
     id = ++next_;  // ids start at 1
     slot = static_cast<uint32_t>(id % kSlots);
     slot_ids_[slot] = id;
@@ -55,7 +55,7 @@ uint64_t TimestampRing::Record(VkCommandBuffer command_buffer, uint64_t point) {
 }
 
 absl::StatusOr<uint64_t> TimestampRing::Read(uint64_t id, uint64_t completed) {
-  absl::MutexLock lock(&mutex_);
+  MutexLock lock(&mutex_);
   const uint32_t slot = static_cast<uint32_t>(id % kSlots);
   if (id == 0 || slot_ids_[slot] != id) {
     return Error(ErrorCode::kInvalidValue, "timestamp ", id, " was already read or overwritten");

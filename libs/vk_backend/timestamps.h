@@ -19,7 +19,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "vk_backend/allocator.h"
 
 namespace streamhal::vk {
@@ -60,7 +60,7 @@ class TimestampRing {
   const std::unique_ptr<VulkanAllocation> results_;
   VkQueryPool pool_ = VK_NULL_HANDLE;
 
-  absl::Mutex mutex_;
+  Mutex mutex_;
   uint64_t next_ ABSL_GUARDED_BY(mutex_) = 0;
   // The id each slot holds now (0 once read) and the point that writes it.
   std::vector<uint64_t> slot_ids_ ABSL_GUARDED_BY(mutex_);
