@@ -362,6 +362,37 @@ TEST_F(StreamConformance, ThousandsOfLaunchesRunInOrder) {
   ASSERT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
+// While a host function holds one stream (and the device work queued behind
+// it), creating and destroying streams and events elsewhere never waits for
+// that stream: destroying them must not wait for the queue to drain.
+TEST_F(StreamConformance, DestroyingObjectsDoesNotWaitForAHeldStream) {
+  CUstream held = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&held, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&data, 256));
+  Gate gate;
+  ASSERT_CU(CUDA_SUCCESS, cuLaunchHostFunc(held, &Gate::Wait, &gate));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32Async(data, 5, 64, held));
+  // The query submits the fill, so the queue holds work that waits for the
+  // host function.
+  EXPECT_CU(CUDA_ERROR_NOT_READY, cuStreamQuery(held));
+  for (int i = 0; i < 80; ++i) {
+    CUstream stream = nullptr;
+    ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    CUevent event = nullptr;
+    ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&event, 0));
+    ASSERT_CU(CUDA_SUCCESS, cuEventDestroy(event));
+    ASSERT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  }
+  gate.Open();
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(held));
+  uint32_t back[64] = {};
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(back, data, sizeof(back)));
+  EXPECT_EQ(back[63], 5u);
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(data));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamDestroy(held));
+}
+
 // Threads launching on streams of their own, each checking its stream's
 // order, while the main thread synchronises the context now and then. Run
 // under ThreadSanitizer by the tsan preset (docs/architecture.md).

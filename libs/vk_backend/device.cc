@@ -191,8 +191,9 @@ VulkanDevice::~VulkanDevice() {
   }
   {
     MutexLock lock(&retired_mutex_);
-    for (VkSemaphore semaphore : retired_semaphores_)
-      vkDestroySemaphore(device_, semaphore, nullptr);
+    for (const RetiredSemaphore& retired : retired_semaphores_) {
+      vkDestroySemaphore(device_, retired.semaphore, nullptr);
+    }
     retired_semaphores_.clear();
   }
   kernel_objects_.reset();
@@ -706,21 +707,40 @@ absl::Status VulkanDevice::GetMemoryInfo(uint64_t* free_bytes, uint64_t* total_b
   return absl::OkStatus();
 }
 
+void VulkanDevice::SubmissionCompleted(uint64_t submission) {
+  uint64_t seen = completed_submission_.load(std::memory_order_acquire);
+  while (submission > seen && !completed_submission_.compare_exchange_weak(
+                                  seen, submission, std::memory_order_acq_rel)) {
+  }
+  DestroyOutrunSemaphores();
+}
+
 void VulkanDevice::RetireSemaphore(VkSemaphore semaphore) {
-  constexpr size_t kBatch = 32;
+  {
+    MutexLock lock(&retired_mutex_);
+    retired_semaphores_.push_back(
+        RetiredSemaphore{semaphore, submissions_.load(std::memory_order_acquire)});
+  }
+  DestroyOutrunSemaphores();
+}
+
+void VulkanDevice::DestroyOutrunSemaphores() {
+  const uint64_t completed = completed_submission_.load(std::memory_order_acquire);
   std::vector<VkSemaphore> doomed;
   {
     MutexLock lock(&retired_mutex_);
-    retired_semaphores_.push_back(semaphore);
-    if (retired_semaphores_.size() < kBatch) return;
-    doomed.swap(retired_semaphores_);
+    if (retired_semaphores_.empty()) return;
+    auto outrun = [completed](const RetiredSemaphore& retired) {
+      return retired.submitted_before < completed;
+    };
+    for (const RetiredSemaphore& retired : retired_semaphores_) {
+      if (outrun(retired)) doomed.push_back(retired.semaphore);
+    }
+    retired_semaphores_.erase(
+        std::remove_if(retired_semaphores_.begin(), retired_semaphores_.end(), outrun),
+        retired_semaphores_.end());
   }
-  {
-    MutexLock lock(&queue_mutex_);
-    // Even on failure (a lost device) nothing runs on the queue any more.
-    vkQueueWaitIdle(queue_);
-  }
-  for (VkSemaphore retired : doomed) vkDestroySemaphore(device_, retired, nullptr);
+  for (VkSemaphore semaphore : doomed) vkDestroySemaphore(device_, semaphore, nullptr);
 }
 
 absl::Status VulkanDevice::WaitIdle() {

@@ -119,12 +119,22 @@ class VulkanDevice : public streamhal::BackendDevice {
   // vkQueueWaitIdle) and of every queue for vkDeviceWaitIdle: hold this.
   Mutex* queue_mutex() ABSL_LOCK_RETURNED(queue_mutex_) { return &queue_mutex_; }
 
-  // Destroys a semaphore whose last user is gone, once the queue has gone
-  // idle. A wait can return while the driver's queue thread is still inside
-  // the signal that released it (lavapipe unlocks the semaphore's mutex
-  // after the waiter may have seen the value), so destroying it at once can
-  // free memory the driver still touches. Retired semaphores are destroyed
-  // in batches after vkQueueWaitIdle, and the rest with the device.
+  // Submissions are numbered in queue order. Call NextSubmission with
+  // queue_mutex() held, for each vkQueueSubmit; report completions (any
+  // order) with SubmissionCompleted.
+  uint64_t NextSubmission() ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mutex_) {
+    return submissions_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  }
+  void SubmissionCompleted(uint64_t submission);
+
+  // Destroys a semaphore whose last user is gone, once a submission made
+  // after this call has completed. A wait can return while the driver's
+  // queue thread is still inside the signal that released it (lavapipe
+  // unlocks the semaphore's mutex after the waiter may have seen the value),
+  // so destroying it at once can free memory the driver still touches; the
+  // queue thread works in submission order, so a later completed submission
+  // shows it is done with this one. Never blocks: whatever is left goes with
+  // the device.
   void RetireSemaphore(VkSemaphore semaphore);
 
   // What the device was, or will be, created with.
@@ -208,8 +218,16 @@ class VulkanDevice : public streamhal::BackendDevice {
 
   Mutex queue_mutex_;
   std::atomic<uint64_t> allocated_bytes_{0};
+  std::atomic<uint64_t> submissions_{0};
+  std::atomic<uint64_t> completed_submission_{0};
+  struct RetiredSemaphore {
+    VkSemaphore semaphore;
+    uint64_t submitted_before;  // submissions made when it was retired
+  };
   Mutex retired_mutex_;
-  std::vector<VkSemaphore> retired_semaphores_ ABSL_GUARDED_BY(retired_mutex_);
+  std::vector<RetiredSemaphore> retired_semaphores_ ABSL_GUARDED_BY(retired_mutex_);
+  // Destroys the retired semaphores a completed submission has outrun.
+  void DestroyOutrunSemaphores();
 };
 
 }  // namespace streamhal::vk

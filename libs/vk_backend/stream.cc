@@ -114,6 +114,8 @@ VulkanStream::~VulkanStream() {
     }
     host_thread_.join();
   }
+  // Everything submitted has finished (waited for above).
+  for (const Batch& batch : in_flight_) device_->SubmissionCompleted(batch.submission);
   in_flight_.clear();
   pending_waits_.clear();
   retired_.clear();
@@ -156,6 +158,7 @@ void VulkanStream::Reclaim(uint64_t completed) {
   Deliver(completed);
   while (!in_flight_.empty() && in_flight_.front().point <= completed) {
     free_command_buffers_.push_back(in_flight_.front().command_buffer);
+    device_->SubmissionCompleted(in_flight_.front().submission);
     in_flight_.pop_front();
   }
   if (ring_ != nullptr) ring_->Release(completed);
@@ -246,6 +249,7 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
   vkCmdPipelineBarrier(command_buffer, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
                        nullptr, 0, nullptr);
   VkResult result = vkEndCommandBuffer(command_buffer);
+  uint64_t submission = 0;
   if (result == VK_SUCCESS) {
     // The stream's own previous point (ordering), then other streams'.
     VkSemaphore wait_semaphores[kMaxInlineWaits];
@@ -293,6 +297,7 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
     submit.pSignalSemaphores = &signal;
     MutexLock lock(device_->queue_mutex());
     result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
+    if (result == VK_SUCCESS) submission = device_->NextSubmission();
   }
   if (result != VK_SUCCESS) {
     // The point was never signalled: downloads recorded for it would read
@@ -307,7 +312,7 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
     }
     return VkResultToStatus(result, "submitting a stream batch");
   }
-  in_flight_.push_back(Batch{command_buffer, point, std::move(pending_waits_)});
+  in_flight_.push_back(Batch{command_buffer, point, submission, std::move(pending_waits_)});
   pending_waits_.clear();
   submitted_point_ = point;
   return point;

@@ -100,6 +100,7 @@ class VulkanStream final : public streamhal::BackendStream {
   struct Batch {
     VkCommandBuffer command_buffer = VK_NULL_HANDLE;
     uint64_t point = 0;
+    uint64_t submission = 0;  // the device's number for it
     // Other streams' timelines the submission waits on, kept alive until
     // it has completed.
     std::vector<TimelineWait> waits;
