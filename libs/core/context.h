@@ -93,7 +93,7 @@ class Context : public Object {
   // Held shared by whoever uses streams found through the context outside
   // its object lock (synchronising the context, the legacy stream's implicit
   // waits), and exclusively to delete a stream, so none is freed under them.
-  Mutex* stream_lifetime_mutex() ABSL_LOCK_RETURNED(stream_lifetime_mutex_) {
+  SharedMutex* stream_lifetime_mutex() ABSL_LOCK_RETURNED(stream_lifetime_mutex_) {
     return &stream_lifetime_mutex_;
   }
   // How many blocking streams exist: lets legacy-stream launches skip the
@@ -121,7 +121,7 @@ class Context : public Object {
   std::atomic<Stream*> default_stream_fast_{nullptr};
   std::atomic<int> blocking_stream_count_{0};
   std::vector<std::unique_ptr<Object>> objects_ ABSL_GUARDED_BY(objects_mutex_);
-  Mutex stream_lifetime_mutex_ ABSL_ACQUIRED_BEFORE(objects_mutex_);
+  SharedMutex stream_lifetime_mutex_ ABSL_ACQUIRED_BEFORE(objects_mutex_);
   mutable Mutex limits_mutex_;
   size_t limits_[static_cast<int>(Limit::kCount)] ABSL_GUARDED_BY(limits_mutex_);
 };

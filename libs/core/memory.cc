@@ -99,7 +99,7 @@ class Registry {
     return owned;
   }
 
-  mutable Mutex mutex_;
+  mutable SharedMutex mutex_;
   absl::btree_map<uint64_t, Allocation*> by_device_ ABSL_GUARDED_BY(mutex_);
   absl::btree_map<uintptr_t, Allocation*> by_host_ ABSL_GUARDED_BY(mutex_);
   absl::flat_hash_map<Allocation*, std::unique_ptr<Allocation>> owned_ ABSL_GUARDED_BY(mutex_);

@@ -14,7 +14,7 @@ namespace streamhal {
 namespace {
 
 struct Runtime {
-  Mutex mutex;
+  SharedMutex mutex;
   bool initialized ABSL_GUARDED_BY(mutex) = false;
   std::vector<std::unique_ptr<Backend>> backends ABSL_GUARDED_BY(mutex);
   std::vector<std::unique_ptr<Device>> devices ABSL_GUARDED_BY(mutex);

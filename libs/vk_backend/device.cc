@@ -495,7 +495,7 @@ void VulkanDevice::ProbeUnifiedAddressing() {
   // comes from real allocations on a device of its own, made now. A driver
   // answers the same way for the life of the process: later enumerations
   // reuse the first answer.
-  static Mutex cache_mutex(absl::kConstInit);
+  static Mutex cache_mutex;
   static auto* cache ABSL_GUARDED_BY(cache_mutex) = new absl::flat_hash_map<std::string, bool>;
   const std::string key =
       absl::StrCat(std::string(properties_.uuid.begin(), properties_.uuid.end()), "/",
