@@ -26,10 +26,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
     for (const Run& run : runs) {
       if (run.error_occurred) continue;
       const double ns = run.GetAdjustedRealTime();
-      times_[run.benchmark_name()] = ns;
+      const std::string name = WithoutMinTime(run.benchmark_name());
+      times_[name] = ns;
       for (const char* rate : {"bytes_per_second", "items_per_second"}) {
         auto it = run.counters.find(rate);
-        if (it != run.counters.end()) rates_[run.benchmark_name()] = it->second.value;
+        if (it != run.counters.end()) rates_[name] = it->second.value;
       }
     }
   }
@@ -40,6 +41,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
           "BM_Streamhal_LaunchKernel", "BM_RawVulkan_RecordDispatch");
     Ratio("launch enqueue: streamhal / raw record with ordering barriers", times_,
           "BM_Streamhal_LaunchKernel", "BM_RawVulkan_RecordOrderedDispatch");
+    Ratio("launches + submit: streamhal / raw ordered record + submit", times_,
+          "BM_Streamhal_LaunchKernelSubmit", "BM_RawVulkan_RecordOrderedSubmit");
     Ratio("launch + stream sync: streamhal / raw submit+wait (target <= 1.1)", times_,
           "BM_Streamhal_LaunchStreamSynchronize", "BM_RawVulkan_SubmitWait");
     Ratio("launch + context sync: streamhal / raw submit+wait", times_,
@@ -55,6 +58,16 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 
  private:
+  // "BM_X/1/min_time:0.100/manual_time" -> "BM_X/1/manual_time": the
+  // ratios name benchmarks without their time settings.
+  static std::string WithoutMinTime(std::string name) {
+    const size_t at = name.find("/min_time:");
+    if (at == std::string::npos) return name;
+    const size_t end = name.find('/', at + 1);
+    name.erase(at, end == std::string::npos ? std::string::npos : end - at);
+    return name;
+  }
+
   static void Ratio(const char* label, const std::map<std::string, double>& values,
                     const std::string& ours, const std::string& baseline) {
     auto a = values.find(ours);

@@ -1,7 +1,8 @@
 // Launch cost: cuLaunchKernel of a tiny kernel against recording the same
 // bind + push + dispatch in raw Vulkan (and against the same with the
-// barrier stream order needs); launch + synchronise against raw submit +
-// wait.
+// barrier stream order needs); launches + their submission against raw
+// recording + submission, which counts the Vulkan recording that streamhal
+// defers to the submission; launch + synchronise against raw submit + wait.
 #include <benchmark/benchmark.h>
 
 #include "bench_env.h"
@@ -14,6 +15,10 @@ namespace {
 // enqueueing, not the device's execution rate (lavapipe runs kernels on the
 // same two cores).
 constexpr int kBatch = 256;
+// Draining a batch on lavapipe (~15 ms) dwarfs enqueueing it (~40 us), so
+// the batch benchmarks run a bounded time instead of the default 0.5 s of
+// timed work.
+constexpr double kBatchMinTime = 0.02;
 
 void BM_RawVulkan_RecordDispatch(benchmark::State& state) {
   RawRecorder& raw = GetEnv().raw->recorder();
@@ -39,6 +44,24 @@ void BM_RawVulkan_RecordOrderedDispatch(benchmark::State& state) {
 }
 BENCHMARK(BM_RawVulkan_RecordOrderedDispatch);
 
+// Recording and submitting the ordered batch; the device's execution is
+// waited for with timing paused.
+void BM_RawVulkan_RecordOrderedSubmit(benchmark::State& state) {
+  RawVulkan& vulkan = *GetEnv().raw;
+  uint32_t value = 0;
+  for (auto _ : state) {
+    vulkan.recorder().Begin();
+    for (int i = 0; i < kBatch; ++i) vulkan.recorder().RecordOrderedDispatch(++value, i == 0);
+    vulkan.recorder().End();
+    vulkan.Submit();
+    state.PauseTiming();
+    vulkan.Wait();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * kBatch);
+}
+BENCHMARK(BM_RawVulkan_RecordOrderedSubmit)->MinTime(kBatchMinTime);
+
 void BM_Streamhal_LaunchKernel(benchmark::State& state) {
   Env& env = GetEnv();
   uint32_t value = 0;
@@ -57,7 +80,34 @@ void BM_Streamhal_LaunchKernel(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * kBatch);
 }
-BENCHMARK(BM_Streamhal_LaunchKernel);
+BENCHMARK(BM_Streamhal_LaunchKernel)->MinTime(kBatchMinTime);
+
+// The launches and their submission (cuStreamQuery submits what the stream
+// holds), which includes recording the Vulkan commands.
+void BM_Streamhal_LaunchKernelSubmit(benchmark::State& state) {
+  Env& env = GetEnv();
+  uint32_t value = 0;
+  void* args[] = {&env.output, &value};
+  for (auto _ : state) {
+    for (int i = 0; i < kBatch; ++i) {
+      ++value;
+      if (cuLaunchKernel(env.tiny, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr) != CUDA_SUCCESS) {
+        state.SkipWithError("cuLaunchKernel failed");
+        return;
+      }
+    }
+    const CUresult queried = cuStreamQuery(nullptr);
+    if (queried != CUDA_SUCCESS && queried != CUDA_ERROR_NOT_READY) {
+      state.SkipWithError("cuStreamQuery failed");
+      return;
+    }
+    state.PauseTiming();
+    cuCtxSynchronize();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * kBatch);
+}
+BENCHMARK(BM_Streamhal_LaunchKernelSubmit)->MinTime(kBatchMinTime);
 
 void BM_RawVulkan_SubmitWait(benchmark::State& state) {
   RawRecorder& raw = GetEnv().raw->recorder();

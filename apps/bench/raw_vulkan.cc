@@ -180,11 +180,19 @@ void RawRecorder::RecordOrderedDispatch(uint32_t value, bool first) {
 }
 
 void RawVulkan::SubmitAndWait() {
+  Submit();
+  Wait();
+}
+
+void RawVulkan::Submit() {
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
   const VkCommandBuffer command_buffer = recorder_->command_buffer();
   submit.pCommandBuffers = &command_buffer;
   Check(vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
+}
+
+void RawVulkan::Wait() {
   Check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
   Check(vkResetFences(device_, 1, &fence_), "vkResetFences");
 }

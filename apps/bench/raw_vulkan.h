@@ -59,6 +59,9 @@ class RawVulkan {
   RawRecorder& recorder() { return *recorder_; }
   // Submits the recorder's command buffer and waits for it.
   void SubmitAndWait();
+  // The same in two halves.
+  void Submit();
+  void Wait();
 
  private:
   VkInstance instance_ = VK_NULL_HANDLE;

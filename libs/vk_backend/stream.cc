@@ -16,32 +16,12 @@
 namespace streamhal::vk {
 namespace {
 
-constexpr VkPipelineStageFlags kWorkStages =
-    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-constexpr VkAccessFlags kWorkWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-constexpr VkAccessFlags kWorkAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
-                                        VK_ACCESS_UNIFORM_READ_BIT;
-
-constexpr VkPipelineStageFlags2 kWorkStages2 =
-    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT;
-constexpr VkAccessFlags2 kWorkWrites2 =
-    VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
-constexpr VkAccessFlags2 kWorkAccesses2 =
-    VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT |
-    VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_UNIFORM_READ_BIT;
-
 // Semaphore waits of one submission kept on the stack (own point plus the
 // other streams waited on); more spill to the heap.
 constexpr size_t kMaxInlineWaits = 8;
 
 VulkanAllocation* AsVulkan(BackendAllocation* allocation) {
   return static_cast<VulkanAllocation*>(allocation);
-}
-
-template <typename Fn>
-Fn DeviceFunction(VkDevice device, const char* name) {
-  return reinterpret_cast<Fn>(vkGetDeviceProcAddr(device, name));
 }
 
 }  // namespace
@@ -53,31 +33,12 @@ VulkanStream::VulkanStream(VulkanDevice* device)
                   device->vk_properties().limits.maxComputeWorkGroupCount[1],
                   device->vk_properties().limits.maxComputeWorkGroupCount[2]},
       uniform_alignment_(
-          std::max<uint64_t>(16, device->vk_properties().limits.minUniformBufferOffsetAlignment)),
-      push_data_(device->vk_properties().limits.maxPushConstantsSize, 0) {}
+          std::max<uint64_t>(16, device->vk_properties().limits.minUniformBufferOffsetAlignment)) {}
 
 absl::StatusOr<std::unique_ptr<VulkanStream>> VulkanStream::Create(VulkanDevice* device) {
   std::unique_ptr<VulkanStream> stream(new VulkanStream(device));
-  // Device-level entry points skip the loader's trampolines on the launch
-  // path.
-  Commands& c = stream->cmd_;
-  const VkDevice d = stream->vk_device_;
-  c.bind_pipeline = DeviceFunction<PFN_vkCmdBindPipeline>(d, "vkCmdBindPipeline");
-  c.bind_descriptor_sets =
-      DeviceFunction<PFN_vkCmdBindDescriptorSets>(d, "vkCmdBindDescriptorSets");
-  c.push_constants = DeviceFunction<PFN_vkCmdPushConstants>(d, "vkCmdPushConstants");
-  c.dispatch = DeviceFunction<PFN_vkCmdDispatch>(d, "vkCmdDispatch");
-  c.pipeline_barrier = DeviceFunction<PFN_vkCmdPipelineBarrier>(d, "vkCmdPipelineBarrier");
-  if (device->features().synchronization2) {
-    // Drivers (lavapipe among them) implement vkCmdPipelineBarrier by
-    // converting to the synchronization2 form; calling it directly is
-    // cheaper on every launch.
-    c.pipeline_barrier2 = DeviceFunction<PFN_vkCmdPipelineBarrier2>(
-        d, device->api_version() >= VK_API_VERSION_1_3 ? "vkCmdPipelineBarrier2"
-                                                       : "vkCmdPipelineBarrier2KHR");
-  }
-  if (c.bind_pipeline == nullptr || c.bind_descriptor_sets == nullptr ||
-      c.push_constants == nullptr || c.dispatch == nullptr || c.pipeline_barrier == nullptr) {
+  if (!stream->cmd_.Load(stream->vk_device_, device->features().synchronization2,
+                         device->api_version() >= VK_API_VERSION_1_3)) {
     return Error(ErrorCode::kNotSupported, "the device lacks core command entry points");
   }
   VkCommandPoolCreateInfo pool_info = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -92,7 +53,7 @@ absl::StatusOr<std::unique_ptr<VulkanStream>> VulkanStream::Create(VulkanDevice*
 }
 
 VulkanStream::~VulkanStream() {
-  if (current_ != VK_NULL_HANDLE) {
+  if (!commands_.empty()) {
     absl::StatusOr<uint64_t> flushed = Flush();
     if (!flushed.ok()) Log(LogLevel::kWarning, "stream teardown: ", flushed.status().message());
   }
@@ -167,7 +128,7 @@ void VulkanStream::Reclaim(uint64_t completed) {
 
 // --- Batches ---
 
-absl::Status VulkanStream::StartBatch() {
+absl::StatusOr<VkCommandBuffer> VulkanStream::StartBatch() {
   SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
   Reclaim(completed);
   if (free_command_buffers_.empty()) {
@@ -194,60 +155,21 @@ absl::Status VulkanStream::StartBatch() {
   // The pool's RESET_COMMAND_BUFFER flag lets Begin reset it implicitly.
   SH_VK_RETURN_IF_ERROR(vkBeginCommandBuffer(command_buffer, &begin), "vkBeginCommandBuffer");
   free_command_buffers_.pop_back();
-  current_ = command_buffer;
-  commands_ = 0;
-  bound_pipeline_ = VK_NULL_HANDLE;
-  return absl::OkStatus();
-}
-
-absl::Status VulkanStream::BeginCommand() {
-  if (current_ == VK_NULL_HANDLE) SH_RETURN_IF_ERROR(StartBatch());
-  if (host_writes_to_import_) {
-    host_writes_to_import_ = false;
-    VkMemoryBarrier from_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    from_host.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT;
-    from_host.dstAccessMask = kWorkAccesses;
-    cmd_.pipeline_barrier(current_, VK_PIPELINE_STAGE_HOST_BIT, kWorkStages, 0, 1, &from_host, 0,
-                          nullptr, 0, nullptr);
-  }
-  if (commands_ > 0) {
-    if (cmd_.pipeline_barrier2 != nullptr) {
-      VkMemoryBarrier2 barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-      barrier.srcStageMask = kWorkStages2;
-      barrier.srcAccessMask = kWorkWrites2;
-      barrier.dstStageMask = kWorkStages2;
-      barrier.dstAccessMask = kWorkAccesses2;
-      VkDependencyInfo dependency = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-      dependency.memoryBarrierCount = 1;
-      dependency.pMemoryBarriers = &barrier;
-      cmd_.pipeline_barrier2(current_, &dependency);
-    } else {
-      VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-      barrier.srcAccessMask = kWorkWrites;
-      barrier.dstAccessMask = kWorkAccesses;
-      cmd_.pipeline_barrier(current_, kWorkStages, kWorkStages, 0, 1, &barrier, 0, nullptr, 0,
-                            nullptr);
-    }
-  }
-  return absl::OkStatus();
+  return command_buffer;
 }
 
 absl::Status VulkanStream::EndCommand() {
-  if (++commands_ >= kMaxCommandsPerBatch) return Flush().status();
+  if (commands_.count() >= kMaxCommandsPerBatch) return Flush().status();
   return absl::OkStatus();
 }
 
 absl::StatusOr<uint64_t> VulkanStream::Flush() {
-  if (current_ == VK_NULL_HANDLE) return submitted_point_;
-  VkCommandBuffer command_buffer = std::exchange(current_, VK_NULL_HANDLE);
-  commands_ = 0;
+  if (commands_.empty()) return submitted_point_;
+  // On failure here the commands stay listed and the next Flush tries again.
+  SH_ASSIGN_OR_RETURN(VkCommandBuffer command_buffer, StartBatch());
   const uint64_t point = current_point();
-
-  VkMemoryBarrier to_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  to_host.srcAccessMask = kWorkWrites;
-  to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_HOST_WRITE_BIT;
-  vkCmdPipelineBarrier(command_buffer, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
-                       nullptr, 0, nullptr);
+  commands_.RecordInto(RecordTarget{command_buffer, &cmd_, max_groups_, timestamps_.get()});
+  commands_.Clear();
   VkResult result = vkEndCommandBuffer(command_buffer);
   uint64_t submission = 0;
   if (result == VK_SUCCESS) {
@@ -348,10 +270,10 @@ absl::StatusOr<uint64_t> VulkanStream::RecordTimestamp() {
         TimestampRing::Create(vk_device_, device_->timestamp_valid_bits(),
                               device_->vk_properties().limits.timestampPeriod, std::move(results)));
   }
-  SH_RETURN_IF_ERROR(BeginCommand());
-  const uint64_t id = timestamps_->Record(current_, current_point());
+  const TimestampRing::Reservation reserved = timestamps_->Reserve(current_point());
+  Append<TimestampCommand>()->slot = reserved.slot;
   SH_RETURN_IF_ERROR(EndCommand());
-  return id;
+  return reserved.id;
 }
 
 absl::StatusOr<uint64_t> VulkanStream::ReadTimestamp(uint64_t id) {
@@ -523,57 +445,33 @@ absl::Status VulkanStream::RecordDispatch(const DispatchParams& params) {
     sets[set_count++] = params_set;
   }
 
-  SH_RETURN_IF_ERROR(BeginCommand());
-  if (pipeline != bound_pipeline_) {
-    cmd_.bind_pipeline(current_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    bound_pipeline_ = pipeline;
-  }
-  const VkPipelineLayout pipeline_layout = kernel->pipeline_layout();
-  if (set_count > 0) {
-    cmd_.bind_descriptor_sets(current_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, first_set,
-                              set_count, sets, layout.params_in_uniform_buffer ? 1 : 0,
-                              &dynamic_offset);
-  }
-  uint8_t* push = push_data_.data();
-  const uint32_t info_offset = kernel->grid_info_offset();
-  if (kernel->push_size() > 0) {
+  uint8_t* push = nullptr;
+  DispatchCommand* c = Append<DispatchCommand>(kernel->push_size(), &push);
+  c->pipeline = pipeline;
+  c->layout = kernel->pipeline_layout();
+  c->grid = grid;
+  c->block = params.block;
+  c->set_count = set_count;
+  c->first_set = first_set;
+  c->sets[0] = sets[0];
+  c->sets[1] = set_count > 1 ? sets[1] : VK_NULL_HANDLE;
+  c->dynamic_offset_count = layout.params_in_uniform_buffer ? 1 : 0;
+  c->dynamic_offset = dynamic_offset;
+  c->push_size = kernel->push_size();
+  c->grid_info_offset = kernel->grid_info_offset();
+  c->needs_grid_info = kernel->needs_grid_info();
+  if (c->push_size > 0) {
     const uint32_t param_bytes = kernel->push_param_bytes();
     if (param_bytes > 0) {
       std::memcpy(push, params.params, layout.param_block_size);
       std::memset(push + layout.param_block_size, 0, param_bytes - layout.param_block_size);
     }
-    if (kernel->needs_grid_info()) {
+    if (c->needs_grid_info) {
+      const uint32_t info_offset = c->grid_info_offset;
       if (info_offset > param_bytes) std::memset(push + param_bytes, 0, info_offset - param_bytes);
+      // The first piece; the others are pushed when the launch is split.
       const uint32_t info[kGridInfoWords] = {0, 0, 0, grid[0], grid[1], grid[2], 0, 0, 0};
       std::memcpy(push + info_offset, info, sizeof(info));
-    }
-    cmd_.push_constants(current_, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                        kernel->push_size(), push);
-  }
-  if (!split) {
-    cmd_.dispatch(current_, grid[0], grid[1], grid[2]);
-    return EndCommand();
-  }
-  // Each piece is a plain dispatch; the grid info tells it where it lies.
-  for (uint32_t z = 0; z < grid[2]; z += std::min(max_groups_[2], grid[2] - z)) {
-    for (uint32_t y = 0; y < grid[1]; y += std::min(max_groups_[1], grid[1] - y)) {
-      for (uint32_t x = 0; x < grid[0]; x += std::min(max_groups_[0], grid[0] - x)) {
-        if (kernel->needs_grid_info() && (x | y | z) != 0) {
-          const uint32_t info[kGridInfoWords] = {x,
-                                                 y,
-                                                 z,
-                                                 grid[0],
-                                                 grid[1],
-                                                 grid[2],
-                                                 x * params.block[0],
-                                                 y * params.block[1],
-                                                 z * params.block[2]};
-          cmd_.push_constants(current_, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, info_offset,
-                              sizeof(info), info);
-        }
-        cmd_.dispatch(current_, std::min(max_groups_[0], grid[0] - x),
-                      std::min(max_groups_[1], grid[1] - y), std::min(max_groups_[2], grid[2] - z));
-      }
     }
   }
   return EndCommand();
@@ -582,10 +480,10 @@ absl::Status VulkanStream::RecordDispatch(const DispatchParams& params) {
 absl::Status VulkanStream::RecordCopy(BufferRange dst, BufferRange src, uint64_t size) {
   VulkanAllocation* to = AsVulkan(dst.allocation);
   VulkanAllocation* from = AsVulkan(src.allocation);
-  SH_RETURN_IF_ERROR(BeginCommand());
-  const VkBufferCopy region = {from->buffer_offset() + src.offset, to->buffer_offset() + dst.offset,
-                               size};
-  vkCmdCopyBuffer(current_, from->buffer(), to->buffer(), 1, &region);
+  *Append<CopyCommand>() =
+      CopyCommand{from->buffer(),
+                  to->buffer(),
+                  {from->buffer_offset() + src.offset, to->buffer_offset() + dst.offset, size}};
   return EndCommand();
 }
 
@@ -600,19 +498,16 @@ absl::Status VulkanStream::RecordFill(BufferRange dst, uint32_t pattern, uint32_
       std::memcpy(edges.host + 4 * i, plan.edges[i].bytes.data(), plan.edges[i].size);
     }
   }
-  SH_RETURN_IF_ERROR(BeginCommand());
-  // The middle and the edges are disjoint: no barrier between them.
-  if (plan.fill_size > 0) {
-    vkCmdFillBuffer(current_, to->buffer(), plan.fill_offset, plan.fill_size, plan.fill_word);
-  }
-  if (plan.edge_count > 0) {
-    VkBufferCopy regions[2];
-    for (int i = 0; i < plan.edge_count; ++i) {
-      regions[i] = {edges.buffer_offset + 4 * static_cast<uint64_t>(i), plan.edges[i].offset,
-                    plan.edges[i].size};
-    }
-    vkCmdCopyBuffer(current_, edges.buffer, to->buffer(), static_cast<uint32_t>(plan.edge_count),
-                    regions);
+  FillCommand* c = Append<FillCommand>();
+  c->dst = to->buffer();
+  c->fill_offset = plan.fill_offset;
+  c->fill_size = plan.fill_size;
+  c->fill_word = plan.fill_word;
+  c->edge_count = static_cast<uint32_t>(plan.edge_count);
+  c->edge_src = edges.buffer;
+  for (int i = 0; i < plan.edge_count; ++i) {
+    c->edges[i] = {edges.buffer_offset + 4 * static_cast<uint64_t>(i), plan.edges[i].offset,
+                   plan.edges[i].size};
   }
   return EndCommand();
 }
@@ -622,18 +517,18 @@ absl::Status VulkanStream::RecordUpload(BufferRange dst, const void* src, uint64
   // CUDA: a pageable source is read before the call returns.
   SH_ASSIGN_OR_RETURN(Staged staged, Stage(size, 16));
   std::memcpy(staged.host, src, size);
-  SH_RETURN_IF_ERROR(BeginCommand());
-  const VkBufferCopy region = {staged.buffer_offset, to->buffer_offset() + dst.offset, size};
-  vkCmdCopyBuffer(current_, staged.buffer, to->buffer(), 1, &region);
+  *Append<CopyCommand>() = CopyCommand{
+      staged.buffer, to->buffer(), {staged.buffer_offset, to->buffer_offset() + dst.offset, size}};
   return EndCommand();
 }
 
 absl::Status VulkanStream::RecordDownload(void* dst, BufferRange src, uint64_t size) {
   VulkanAllocation* from = AsVulkan(src.allocation);
   SH_ASSIGN_OR_RETURN(Staged staged, Stage(size, 16));
-  SH_RETURN_IF_ERROR(BeginCommand());
-  const VkBufferCopy region = {from->buffer_offset() + src.offset, staged.buffer_offset, size};
-  vkCmdCopyBuffer(current_, from->buffer(), staged.buffer, 1, &region);
+  *Append<CopyCommand>() =
+      CopyCommand{from->buffer(),
+                  staged.buffer,
+                  {from->buffer_offset() + src.offset, staged.buffer_offset, size}};
   {
     MutexLock lock(&pending_mutex_);
     pending_.push_back(PendingDownload{current_point(), staged.host, dst, size});

@@ -1,8 +1,9 @@
 // A CUDA stream on Vulkan (design decision 4: streams batch).
 //
-// Recording appends to a command buffer from the stream's own pool; Flush
-// submits it and signals the stream's timeline semaphore to the next point
-// (1, 2, 3, ...). Ordering:
+// Record* validate nothing (core did) and append a compact command to the
+// stream's CommandList; Flush records the list into a command buffer from
+// the stream's own pool, submits it and signals the stream's timeline
+// semaphore to the next point (1, 2, 3, ...). Ordering:
 //  * across submissions: each submission waits on the stream's own previous
 //    point (a semaphore wait covers all memory of earlier work), so batches
 //    run in order without tying this stream to others on the same queue;
@@ -20,7 +21,9 @@
 // point it signals); a batch is flushed on its own after
 // kMaxCommandsPerBatch commands to bound its size. Host-visible scratch
 // (uploads, downloads, fill edges, big parameter blocks) comes from a
-// per-stream StagingRing, reused as points complete.
+// per-stream StagingRing, reused as points complete; it is written when a
+// command is appended, so a pageable source has been read when the call
+// returns, as CUDA requires.
 //
 // Other streams' points (RecordWait) become extra semaphore waits of the
 // next submission. A host function takes a point of its own: the stream's
@@ -38,6 +41,7 @@
 #include <deque>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -45,6 +49,7 @@
 #include "core/backend.h"
 #include "core/mutex.h"
 #include "vk_backend/allocator.h"
+#include "vk_backend/command_list.h"
 #include "vk_backend/staging.h"
 #include "vk_backend/timeline.h"
 #include "vk_backend/timestamps.h"
@@ -118,15 +123,6 @@ class VulkanStream final : public streamhal::BackendStream {
     void* dst = nullptr;
     uint64_t size = 0;
   };
-  // Command entry points of the device.
-  struct Commands {
-    PFN_vkCmdBindPipeline bind_pipeline = nullptr;
-    PFN_vkCmdBindDescriptorSets bind_descriptor_sets = nullptr;
-    PFN_vkCmdPushConstants push_constants = nullptr;
-    PFN_vkCmdDispatch dispatch = nullptr;
-    PFN_vkCmdPipelineBarrier pipeline_barrier = nullptr;
-    PFN_vkCmdPipelineBarrier2 pipeline_barrier2 = nullptr;  // with synchronization2
-  };
   struct Retired {
     uint64_t point = 0;
     std::unique_ptr<VulkanAllocation> allocation;
@@ -144,12 +140,17 @@ class VulkanStream final : public streamhal::BackendStream {
   absl::Status EnsureRing();
   absl::StatusOr<VkDescriptorSet> ParamsSet();
 
-  // Starts a command: a command buffer is begun if needed, else a barrier
-  // orders it after the previous command.
-  absl::Status BeginCommand();
-  // Ends a command; flushes a full batch.
+  // Appends a command (see CommandList::Append); the first after a wait on a
+  // host function imports the host's writes.
+  template <typename T>
+  T* Append(uint32_t trailing = 0, uint8_t** trailing_out = nullptr) {
+    return commands_.Append<T>(std::exchange(host_writes_to_import_, false), trailing,
+                               trailing_out);
+  }
+  // Flushes a full batch.
   absl::Status EndCommand();
-  absl::Status StartBatch();
+  // A command buffer to record the next batch into, begun.
+  absl::StatusOr<VkCommandBuffer> StartBatch();
   // Recycles what completed up to `completed` (recording thread only).
   void Reclaim(uint64_t completed);
   // Copies finished downloads to their destinations (any thread).
@@ -164,14 +165,12 @@ class VulkanStream final : public streamhal::BackendStream {
   const std::array<uint32_t, 3> max_groups_;
   const uint64_t uniform_alignment_;
 
-  Commands cmd_;
+  CommandFunctions cmd_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   std::shared_ptr<Timeline> timeline_;
 
   // Recording state; core serialises recording and Flush per stream.
-  VkCommandBuffer current_ = VK_NULL_HANDLE;
-  uint32_t commands_ = 0;
-  VkPipeline bound_pipeline_ = VK_NULL_HANDLE;
+  CommandList commands_;  // accepted since the last submission
   uint64_t submitted_point_ = 0;
   std::deque<Batch> in_flight_;
   std::vector<VkCommandBuffer> free_command_buffers_;
@@ -190,7 +189,6 @@ class VulkanStream final : public streamhal::BackendStream {
   std::unique_ptr<TimestampRing> timestamps_;
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   VkDescriptorSet params_set_ = VK_NULL_HANDLE;
-  std::vector<uint8_t> push_data_;
 
   // Downloads waiting for their point; Wait and IsComplete deliver them from
   // any thread.

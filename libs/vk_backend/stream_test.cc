@@ -159,6 +159,25 @@ TEST_F(StreamTest, FullBatchesAreSubmittedOnTheirOwn) {
   EXPECT_EQ(value, 2 * VulkanStream::kMaxCommandsPerBatch + 4);
 }
 
+TEST_F(StreamTest, CommandsAreRecordedIntoVulkanOnlyWhenSubmitted) {
+  auto buffer = Allocate(256);
+  auto stream = NewStream();
+  auto* vulkan = static_cast<VulkanStream*>(stream.get());
+  for (uint32_t i = 1; i <= 10; ++i) {
+    ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 4 * i}, i, 4, 1).ok());
+  }
+  // Appending costs no command buffer and submits nothing.
+  EXPECT_EQ(vulkan->command_buffer_count(), 0u);
+  EXPECT_EQ(vulkan->submitted_point(), 0u);
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  EXPECT_EQ(vulkan->command_buffer_count(), 1u);
+  for (uint32_t i = 1; i <= 10; ++i) {
+    uint32_t value = 0;
+    std::memcpy(&value, Bytes(buffer) + 4 * i, 4);
+    EXPECT_EQ(value, i);
+  }
+}
+
 TEST_F(StreamTest, CommandBuffersAreRecycled) {
   auto buffer = Allocate(256);
   auto stream = NewStream();

@@ -31,16 +31,16 @@ TimestampRing::~TimestampRing() {
   if (pool_ != VK_NULL_HANDLE) vkDestroyQueryPool(device_, pool_, nullptr);
 }
 
-uint64_t TimestampRing::Record(VkCommandBuffer command_buffer, uint64_t point) {
-  uint64_t id = 0;
-  uint32_t slot = 0;
-  {
-    MutexLock lock(&mutex_);
-    id = ++next_;  // ids start at 1
-    slot = static_cast<uint32_t>(id % kSlots);
-    slot_ids_[slot] = id;
-    slot_points_[slot] = point;
-  }
+TimestampRing::Reservation TimestampRing::Reserve(uint64_t point) {
+  MutexLock lock(&mutex_);
+  const uint64_t id = ++next_;  // ids start at 1
+  const uint32_t slot = static_cast<uint32_t>(id % kSlots);
+  slot_ids_[slot] = id;
+  slot_points_[slot] = point;
+  return Reservation{id, slot};
+}
+
+void TimestampRing::RecordWrite(VkCommandBuffer command_buffer, uint32_t slot) const {
   // A query is reset before each use; queries of one pool execute in
   // submission order, so the reset precedes the write.
   vkCmdResetQueryPool(command_buffer, pool_, slot, 1);
@@ -51,7 +51,6 @@ uint64_t TimestampRing::Record(VkCommandBuffer command_buffer, uint64_t point) {
   vkCmdCopyQueryPoolResults(command_buffer, pool_, slot, 1, results_->buffer(),
                             results_->buffer_offset() + uint64_t{slot} * sizeof(uint64_t),
                             sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-  return id;
 }
 
 absl::StatusOr<uint64_t> TimestampRing::Read(uint64_t id, uint64_t completed) {

@@ -37,10 +37,16 @@ class TimestampRing {
   TimestampRing(const TimestampRing&) = delete;
   TimestampRing& operator=(const TimestampRing&) = delete;
 
-  // Records, into `command_buffer` (which completes at stream point
-  // `point`), a timestamp written once every earlier command has finished;
-  // returns its id.
-  uint64_t Record(VkCommandBuffer command_buffer, uint64_t point);
+  struct Reservation {
+    uint64_t id = 0;
+    uint32_t slot = 0;
+  };
+  // Takes the next slot for a timestamp that the batch completing at stream
+  // point `point` will write; RecordWrite records that write.
+  Reservation Reserve(uint64_t point);
+  // Records, into `command_buffer`, the write of `slot`: a timestamp taken
+  // once every earlier command has finished.
+  void RecordWrite(VkCommandBuffer command_buffer, uint32_t slot) const;
   // The timestamp in nanoseconds, given the stream's completed point:
   // kNotReady before its point, kInvalidValue when the id was overwritten or
   // read already. Thread-safe.

@@ -1,0 +1,196 @@
+#include "vk_backend/command_list.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "vk_backend/grid_split.h"
+#include "vk_backend/timestamps.h"
+
+namespace streamhal::vk {
+namespace {
+
+constexpr VkPipelineStageFlags kWorkStages =
+    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkAccessFlags kWorkWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags kWorkAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                                        VK_ACCESS_UNIFORM_READ_BIT;
+
+constexpr VkPipelineStageFlags2 kWorkStages2 =
+    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT;
+constexpr VkAccessFlags2 kWorkWrites2 =
+    VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags2 kWorkAccesses2 =
+    VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT |
+    VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_UNIFORM_READ_BIT;
+
+template <typename Fn>
+Fn DeviceFunction(VkDevice device, const char* name) {
+  return reinterpret_cast<Fn>(vkGetDeviceProcAddr(device, name));
+}
+
+// Orders the next command after everything before it: execution and memory,
+// compute and transfer, writes before reads and writes.
+void RecordOrderingBarrier(const RecordTarget& t) {
+  const CommandFunctions& f = *t.functions;
+  if (f.pipeline_barrier2 != nullptr) {
+    VkMemoryBarrier2 barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    barrier.srcStageMask = kWorkStages2;
+    barrier.srcAccessMask = kWorkWrites2;
+    barrier.dstStageMask = kWorkStages2;
+    barrier.dstAccessMask = kWorkAccesses2;
+    VkDependencyInfo dependency = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dependency.memoryBarrierCount = 1;
+    dependency.pMemoryBarriers = &barrier;
+    f.pipeline_barrier2(t.command_buffer, &dependency);
+    return;
+  }
+  VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = kWorkWrites;
+  barrier.dstAccessMask = kWorkAccesses;
+  f.pipeline_barrier(t.command_buffer, kWorkStages, kWorkStages, 0, 1, &barrier, 0, nullptr, 0,
+                     nullptr);
+}
+
+// A semaphore signalled from the host orders the host's writes before the
+// wait but does not make them visible to the device.
+void RecordHostImportBarrier(const RecordTarget& t) {
+  VkMemoryBarrier from_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  from_host.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT;
+  from_host.dstAccessMask = kWorkAccesses;
+  t.functions->pipeline_barrier(t.command_buffer, VK_PIPELINE_STAGE_HOST_BIT, kWorkStages, 0, 1,
+                                &from_host, 0, nullptr, 0, nullptr);
+}
+
+// The host reads mapped memory once the batch's point is reached.
+void RecordHostExportBarrier(const RecordTarget& t) {
+  VkMemoryBarrier to_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  to_host.srcAccessMask = kWorkWrites;
+  to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_HOST_WRITE_BIT;
+  t.functions->pipeline_barrier(t.command_buffer, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                                &to_host, 0, nullptr, 0, nullptr);
+}
+
+class Translator {
+ public:
+  explicit Translator(const RecordTarget& target) : t_(target), f_(*target.functions) {}
+
+  void Dispatch(const DispatchCommand& c, const uint8_t* push) {
+    const VkCommandBuffer cb = t_.command_buffer;
+    if (c.pipeline != bound_pipeline_) {
+      f_.bind_pipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c.pipeline);
+      bound_pipeline_ = c.pipeline;
+    }
+    if (c.set_count > 0) {
+      f_.bind_descriptor_sets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c.layout, c.first_set,
+                              c.set_count, c.sets, c.dynamic_offset_count, &c.dynamic_offset);
+    }
+    if (c.push_size > 0) {
+      f_.push_constants(cb, c.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c.push_size, push);
+    }
+    const std::array<uint32_t, 3>& grid = c.grid;
+    const std::array<uint32_t, 3>& max = t_.max_groups;
+    if (grid[0] <= max[0] && grid[1] <= max[1] && grid[2] <= max[2]) {
+      f_.dispatch(cb, grid[0], grid[1], grid[2]);
+      return;
+    }
+    // Each piece is a plain dispatch; the grid info tells it where it lies.
+    for (uint32_t z = 0; z < grid[2]; z += std::min(max[2], grid[2] - z)) {
+      for (uint32_t y = 0; y < grid[1]; y += std::min(max[1], grid[1] - y)) {
+        for (uint32_t x = 0; x < grid[0]; x += std::min(max[0], grid[0] - x)) {
+          if (c.needs_grid_info && (x | y | z) != 0) {
+            const uint32_t info[kGridInfoWords] = {
+                x, y, z, grid[0], grid[1], grid[2], x * c.block[0], y * c.block[1], z * c.block[2]};
+            f_.push_constants(cb, c.layout, VK_SHADER_STAGE_COMPUTE_BIT, c.grid_info_offset,
+                              sizeof(info), info);
+          }
+          f_.dispatch(cb, std::min(max[0], grid[0] - x), std::min(max[1], grid[1] - y),
+                      std::min(max[2], grid[2] - z));
+        }
+      }
+    }
+  }
+
+  void Copy(const CopyCommand& c) { f_.copy_buffer(t_.command_buffer, c.src, c.dst, 1, &c.region); }
+
+  void Fill(const FillCommand& c) {
+    if (c.fill_size > 0) {
+      f_.fill_buffer(t_.command_buffer, c.dst, c.fill_offset, c.fill_size, c.fill_word);
+    }
+    if (c.edge_count > 0) {
+      f_.copy_buffer(t_.command_buffer, c.edge_src, c.dst, c.edge_count, c.edges);
+    }
+  }
+
+  void Timestamp(const TimestampCommand& c) {
+    t_.timestamps->RecordWrite(t_.command_buffer, c.slot);
+  }
+
+ private:
+  const RecordTarget& t_;
+  const CommandFunctions& f_;
+  VkPipeline bound_pipeline_ = VK_NULL_HANDLE;
+};
+
+}  // namespace
+
+bool CommandFunctions::Load(VkDevice device, bool synchronization2, bool vulkan13) {
+  bind_pipeline = DeviceFunction<PFN_vkCmdBindPipeline>(device, "vkCmdBindPipeline");
+  bind_descriptor_sets =
+      DeviceFunction<PFN_vkCmdBindDescriptorSets>(device, "vkCmdBindDescriptorSets");
+  push_constants = DeviceFunction<PFN_vkCmdPushConstants>(device, "vkCmdPushConstants");
+  dispatch = DeviceFunction<PFN_vkCmdDispatch>(device, "vkCmdDispatch");
+  copy_buffer = DeviceFunction<PFN_vkCmdCopyBuffer>(device, "vkCmdCopyBuffer");
+  fill_buffer = DeviceFunction<PFN_vkCmdFillBuffer>(device, "vkCmdFillBuffer");
+  pipeline_barrier = DeviceFunction<PFN_vkCmdPipelineBarrier>(device, "vkCmdPipelineBarrier");
+  if (synchronization2) {
+    // Drivers (lavapipe among them) implement vkCmdPipelineBarrier by
+    // converting to the synchronization2 form; calling it directly is
+    // cheaper on every command.
+    pipeline_barrier2 = DeviceFunction<PFN_vkCmdPipelineBarrier2>(
+        device, vulkan13 ? "vkCmdPipelineBarrier2" : "vkCmdPipelineBarrier2KHR");
+  }
+  return bind_pipeline != nullptr && bind_descriptor_sets != nullptr && push_constants != nullptr &&
+         dispatch != nullptr && copy_buffer != nullptr && fill_buffer != nullptr &&
+         pipeline_barrier != nullptr;
+}
+
+void CommandList::Grow(size_t needed) {
+  const size_t capacity = std::max<size_t>({needed, 2 * capacity_, 16 * 1024});
+  std::unique_ptr<uint8_t[]> storage(new uint8_t[capacity]);
+  if (used_ > 0) std::memcpy(storage.get(), storage_.get(), used_);
+  storage_ = std::move(storage);
+  capacity_ = capacity;
+}
+
+void CommandList::RecordInto(const RecordTarget& target) const {
+  Translator translator(target);
+  bool first = true;
+  for (size_t at = 0; at < used_;) {
+    const auto* header = reinterpret_cast<const Header*>(storage_.get() + at);
+    const uint8_t* payload = storage_.get() + at + RoundUp(sizeof(Header));
+    if (header->import_host_writes) RecordHostImportBarrier(target);
+    if (!first) RecordOrderingBarrier(target);
+    first = false;
+    switch (header->type) {
+      case CommandType::kDispatch: {
+        const auto* c = reinterpret_cast<const DispatchCommand*>(payload);
+        translator.Dispatch(*c, payload + RoundUp(sizeof(DispatchCommand)));
+        break;
+      }
+      case CommandType::kCopy:
+        translator.Copy(*reinterpret_cast<const CopyCommand*>(payload));
+        break;
+      case CommandType::kFill:
+        translator.Fill(*reinterpret_cast<const FillCommand*>(payload));
+        break;
+      case CommandType::kTimestamp:
+        translator.Timestamp(*reinterpret_cast<const TimestampCommand*>(payload));
+        break;
+    }
+    at += header->size;
+  }
+  RecordHostExportBarrier(target);
+}
+
+}  // namespace streamhal::vk
