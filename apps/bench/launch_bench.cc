@@ -62,17 +62,25 @@ void BM_RawVulkan_RecordOrderedSubmit(benchmark::State& state) {
 }
 BENCHMARK(BM_RawVulkan_RecordOrderedSubmit)->MinTime(kBatchMinTime);
 
-void BM_Streamhal_LaunchKernel(benchmark::State& state) {
+// Launches the tiny kernel kBatch times on the legacy stream.
+bool LaunchBatch(uint32_t* value) {
   Env& env = GetEnv();
+  void* args[] = {&env.output, value};
+  for (int i = 0; i < kBatch; ++i) {
+    ++*value;
+    if (cuLaunchKernel(env.tiny, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr) != CUDA_SUCCESS) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void BM_Streamhal_LaunchKernel(benchmark::State& state) {
   uint32_t value = 0;
-  void* args[] = {&env.output, &value};
   for (auto _ : state) {
-    for (int i = 0; i < kBatch; ++i) {
-      ++value;
-      if (cuLaunchKernel(env.tiny, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr) != CUDA_SUCCESS) {
-        state.SkipWithError("cuLaunchKernel failed");
-        return;
-      }
+    if (!LaunchBatch(&value)) {
+      state.SkipWithError("cuLaunchKernel failed");
+      return;
     }
     state.PauseTiming();
     cuCtxSynchronize();
@@ -85,16 +93,11 @@ BENCHMARK(BM_Streamhal_LaunchKernel)->MinTime(kBatchMinTime);
 // The launches and their submission (cuStreamQuery submits what the stream
 // holds), which includes recording the Vulkan commands.
 void BM_Streamhal_LaunchKernelSubmit(benchmark::State& state) {
-  Env& env = GetEnv();
   uint32_t value = 0;
-  void* args[] = {&env.output, &value};
   for (auto _ : state) {
-    for (int i = 0; i < kBatch; ++i) {
-      ++value;
-      if (cuLaunchKernel(env.tiny, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr) != CUDA_SUCCESS) {
-        state.SkipWithError("cuLaunchKernel failed");
-        return;
-      }
+    if (!LaunchBatch(&value)) {
+      state.SkipWithError("cuLaunchKernel failed");
+      return;
     }
     const CUresult queried = cuStreamQuery(nullptr);
     if (queried != CUDA_SUCCESS && queried != CUDA_ERROR_NOT_READY) {
