@@ -1,5 +1,6 @@
 # Installs the build into a scratch prefix, then configures, builds and runs
-# apps/examples/install_consumer against it with find_package(streamhal).
+# apps/examples/install_consumer against it with find_package(streamhal):
+# consumer, cuda_checks and hip_checks must each exit 0.
 # Run by ctest: cmake -DBUILD_DIR=... -DSOURCE_DIR=... -P InstallCheck.cmake
 set(prefix "${BUILD_DIR}/install-check/prefix")
 set(consumer_build "${BUILD_DIR}/install-check/consumer")
@@ -17,3 +18,6 @@ run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/apps/examples/install_consumer" -B "${con
     -G Ninja -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build "${consumer_build}")
 run("${consumer_build}/consumer")
+# Driver-API (C) and HIP module-API (C++) programs with their own kernels.
+run("${consumer_build}/cuda_checks")
+run("${consumer_build}/hip_checks")
