@@ -163,11 +163,27 @@ absl::Status VulkanStream::EndCommand() {
   return absl::OkStatus();
 }
 
+void VulkanStream::DropBatch(uint64_t point) {
+  // The point is never signalled: downloads recorded for it would read
+  // staging that no copy wrote. The next batch reuses the point number.
+  commands_.Clear();
+  MutexLock lock(&pending_mutex_);
+  while (!pending_.empty() && pending_.back().point == point) {
+    pending_.pop_back();
+    pending_count_.fetch_sub(1, std::memory_order_release);
+  }
+}
+
 absl::StatusOr<uint64_t> VulkanStream::Flush() {
   if (commands_.empty()) return submitted_point_;
-  // On failure here the commands stay listed and the next Flush tries again.
-  SH_ASSIGN_OR_RETURN(VkCommandBuffer command_buffer, StartBatch());
   const uint64_t point = current_point();
+  absl::StatusOr<VkCommandBuffer> started = StartBatch();
+  if (!started.ok()) {
+    // The caller hears of the failure now, so the batch must not run later.
+    DropBatch(point);
+    return started.status();
+  }
+  const VkCommandBuffer command_buffer = *started;
   commands_.RecordInto(RecordTarget{command_buffer, &cmd_, max_groups_, timestamps_.get()});
   commands_.Clear();
   VkResult result = vkEndCommandBuffer(command_buffer);
@@ -222,16 +238,8 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
     if (result == VK_SUCCESS) submission = device_->NextSubmission();
   }
   if (result != VK_SUCCESS) {
-    // The point was never signalled: downloads recorded for it would read
-    // staging that no copy wrote. The next batch reuses the point number.
     free_command_buffers_.push_back(command_buffer);
-    {
-      MutexLock lock(&pending_mutex_);
-      while (!pending_.empty() && pending_.back().point == point) {
-        pending_.pop_back();
-        pending_count_.fetch_sub(1, std::memory_order_release);
-      }
-    }
+    DropBatch(point);
     return VkResultToStatus(result, "submitting a stream batch");
   }
   in_flight_.push_back(Batch{command_buffer, point, submission, std::move(pending_waits_)});
@@ -429,7 +437,7 @@ absl::Status VulkanStream::RecordDispatch(const DispatchParams& params) {
   }
 
   // Scratch first: making room may submit the current batch.
-  VkDescriptorSet sets[2];
+  VkDescriptorSet sets[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
   uint32_t set_count = 0;
   uint32_t first_set = 0;
   uint32_t dynamic_offset = 0;
@@ -454,7 +462,7 @@ absl::Status VulkanStream::RecordDispatch(const DispatchParams& params) {
   c->set_count = set_count;
   c->first_set = first_set;
   c->sets[0] = sets[0];
-  c->sets[1] = set_count > 1 ? sets[1] : VK_NULL_HANDLE;
+  c->sets[1] = sets[1];
   c->dynamic_offset_count = layout.params_in_uniform_buffer ? 1 : 0;
   c->dynamic_offset = dynamic_offset;
   c->push_size = kernel->push_size();

@@ -151,6 +151,9 @@ class VulkanStream final : public streamhal::BackendStream {
   absl::Status EndCommand();
   // A command buffer to record the next batch into, begun.
   absl::StatusOr<VkCommandBuffer> StartBatch();
+  // Forgets the batch being recorded (it failed and is reported as failed):
+  // its commands and the downloads waiting for `point`.
+  void DropBatch(uint64_t point);
   // Recycles what completed up to `completed` (recording thread only).
   void Reclaim(uint64_t completed);
   // Copies finished downloads to their destinations (any thread).
