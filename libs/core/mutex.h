@@ -41,7 +41,9 @@ class ABSL_LOCKABLE Mutex {
 };
 
 // A reader/writer lock that prefers writers, so a stream of readers cannot
-// starve a writer (glibc's default rwlock prefers readers).
+// starve a writer (glibc's default rwlock prefers readers). Not recursive,
+// for readers either: a thread that takes it shared twice can deadlock
+// against a waiting writer.
 class ABSL_LOCKABLE SharedMutex {
  public:
   SharedMutex();

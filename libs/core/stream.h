@@ -84,8 +84,11 @@ class Stream : public Object {
   const unsigned flags_;
   const int priority_;
   // Serialises recording and Flush; Wait and IsComplete are thread-safe in
-  // the backend and run without it.
-  Mutex mutex_;
+  // the backend and run without it. What every launch writes (this lock,
+  // work_count_, seen_mutex_) starts a cache line of its own, and the
+  // object's size rounds up to whole lines, so threads launching on streams
+  // that lie next to each other in memory do not share a line.
+  alignas(64) Mutex mutex_;
   const std::unique_ptr<BackendStream> backend_;
   // Commands recorded so far; compared across streams for implicit waits.
   std::atomic<uint64_t> work_count_{0};
