@@ -25,8 +25,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
       if (run.error_occurred) continue;
+      // With --benchmark_repetitions the mean stands for the benchmark (it
+      // comes after the repetitions); other aggregates are skipped.
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "mean") continue;
       const double ns = run.GetAdjustedRealTime();
-      const std::string name = WithoutMinTime(run.benchmark_name());
+      const std::string name = WithoutMinTime(run.run_name.str());
       times_[name] = ns;
       for (const char* rate : {"bytes_per_second", "items_per_second"}) {
         auto it = run.counters.find(rate);
