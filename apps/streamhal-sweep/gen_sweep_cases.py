@@ -352,7 +352,7 @@ def default_variants(p, enums):
 # --- Hints ------------------------------------------------------------------
 
 VARIANT_BY_LABEL = {"null": "Null", "garbage": "Garbage", "destroyed": "Destroyed",
-                    "wrong_kind": "WrongKind"}
+                    "wrong_kind": "WrongKind", "misaligned": "Misaligned"}
 
 
 class Hint:

@@ -856,6 +856,8 @@ uint64_t Env::BadBits(Role role, size_t size) {
       return JitOptions(true);
     case Variant::kExtraWithParams:
       return Extra();
+    case Variant::kMisaligned:
+      return ValidBits(case_.param, role, kNoValid) + 1;
   }
   return 0;
 }

@@ -90,6 +90,7 @@ enum class Variant : uint8_t {
   kSpirvNoSize,      // a raw SPIR-V header in memory (no size is known), then an unreadable page
   kBadOptionId,      // a JIT option id no API defines
   kExtraWithParams,  // a well-formed `extra` although kernelParams are also given
+  kMisaligned,       // the valid pointer plus one byte
 };
 
 // One case of the generated table.
