@@ -15,9 +15,12 @@
 //       layout(local_size_x = ...) in; such a kernel accepts only launches of
 //       exactly that block size.
 //   STREAMHAL_NO_DUNDER_NAMES  skip the "__"-spelled CUDA names
-//       (__syncthreads, ...). GLSL reserves names containing "__", so glslang
-//       prints one warning per such name it sees defined; syncthreads() and
-//       the other plain spellings are always available.
+//       (__syncthreads, ...); syncthreads() and the other plain spellings are
+//       always available. Not needed to silence glslang: the prelude defines
+//       the "__" names without a warning (see below).
+//
+// A kernel that uses GL_EXT_spirv_intrinsics enables it after the #include:
+// the prelude turns that extension off again once its "__" names are defined.
 #ifndef STREAMHAL_KERNEL_GLSL_
 #define STREAMHAL_KERNEL_GLSL_
 
@@ -53,9 +56,21 @@ void threadfence_block() { groupMemoryBarrier(); }
 void threadfence() { memoryBarrier(); }
 
 #ifndef STREAMHAL_NO_DUNDER_NAMES
+// GLSL reserves names containing "__" and glslang warns at each #define of
+// one, except while GL_EXT_spirv_intrinsics is on (whose headers define such
+// names). The extension is on for these three lines only, so it adds no
+// keywords to the kernel; its only trace in the module is an
+// OpSourceExtension debug instruction. A glslang without the extension
+// (older than 11.6) still compiles the names, with the warnings.
+#ifdef GL_EXT_spirv_intrinsics
+#extension GL_EXT_spirv_intrinsics : enable
+#endif
 #define __syncthreads() syncthreads()
 #define __threadfence_block() threadfence_block()
 #define __threadfence() threadfence()
+#ifdef GL_EXT_spirv_intrinsics
+#extension GL_EXT_spirv_intrinsics : disable
+#endif
 #endif
 
 // Typed device pointers. STREAMHAL_DECLARE_PTR(float); declares float_ptr, a
