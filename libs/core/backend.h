@@ -202,7 +202,12 @@ class BackendDevice {
 
   virtual const DeviceProperties& properties() const = 0;
 
-  // Free and total device memory in bytes, as the device reports them now.
+  // Free and total device memory in bytes (cuMemGetInfo). Free must agree
+  // with Allocate: it is what kDevice allocations can still take (one
+  // allocation of up to `free` bytes, within max_allocation_size, succeeds
+  // while other processes leave the device alone; past it, allocation
+  // fails), and it falls by what each allocation consumes, block
+  // granularity included.
   virtual absl::Status GetMemoryInfo(uint64_t* free_bytes, uint64_t* total_bytes) = 0;
 
   // Waits until every piece of work submitted to this device has finished.
@@ -212,7 +217,8 @@ class BackendDevice {
   // backend can grow one capability at a time.
 
   // Allocates `size` bytes (> 0) aligned to at least 256 bytes. Out of
-  // memory is ErrorCode::kOutOfMemory.
+  // memory is ErrorCode::kOutOfMemory, and leaves every earlier allocation
+  // and the device usable (CUDA: a failed cuMemAlloc is not sticky).
   virtual absl::StatusOr<std::unique_ptr<BackendAllocation>> Allocate(uint64_t size,
                                                                       MemoryKind kind);
 

@@ -18,6 +18,8 @@ namespace {
 // allocation fails rather than break the unified-addressing promise.
 constexpr int kGuardAttempts = 4;
 
+uint64_t AlignDown(uint64_t value, uint64_t alignment) { return value & ~(alignment - 1); }
+
 bool AlignUp(uint64_t value, uint64_t alignment, uint64_t* out) {
   const uint64_t mask = alignment - 1;
   if (value > UINT64_MAX - mask) return false;
@@ -214,26 +216,16 @@ void MemoryPool::Carve(MemoryBlock* block, const FreeRange& range, uint64_t size
     free_by_size_.insert(rest);
     block->free_by_offset_.emplace(rest.offset, rest.size);
   }
-  if (block->used_ == 0) --empty_blocks_;
+  if (block->used_ == 0) {
+    --empty_blocks_;
+    allocator_->SetBlockCached(block, false);
+  }
   block->used_ += size;
 }
 
-absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryPool::Allocate(uint64_t size,
-                                                                       uint64_t requested) {
-  MutexLock lock(&mutex_);
+std::unique_ptr<VulkanAllocation> MemoryPool::AllocateLocked(uint64_t size, uint64_t requested) {
   auto it = free_by_size_.lower_bound(FreeRange{size, 0, 0});
-  if (it == free_by_size_.end()) {
-    BlockOptions options;
-    options.memory_type = memory_type_;
-    options.size = block_size_;
-    options.map = map_;
-    SH_ASSIGN_OR_RETURN(std::unique_ptr<MemoryBlock> block, allocator_->CreateBlock(options));
-    block->id_ = next_block_id_++;
-    block->free_by_offset_.emplace(0, block_size_);
-    it = free_by_size_.insert(FreeRange{block_size_, block->id_, 0}).first;
-    ++empty_blocks_;
-    blocks_.emplace(block->id_, std::move(block));
-  }
+  if (it == free_by_size_.end()) return nullptr;
   const FreeRange range = *it;
   MemoryBlock* block = blocks_.at(range.block_id).get();
   Carve(block, range, size);
@@ -247,6 +239,42 @@ absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryPool::Allocate(uint64_t 
   allocation->device_address_ = block->address() + range.offset;
   allocation->size_ = requested;
   allocation->host_pointer_ = block->mapped() != nullptr ? block->mapped() + range.offset : nullptr;
+  return allocation;
+}
+
+absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryPool::Allocate(uint64_t size,
+                                                                       uint64_t requested) {
+  {
+    MutexLock lock(&mutex_);
+    if (std::unique_ptr<VulkanAllocation> allocation = AllocateLocked(size, requested)) {
+      return allocation;
+    }
+  }
+  // No free range holds the request: open a block, outside the lock (making
+  // room may release this pool's or another pool's empty blocks). Near the
+  // heap's limit the block may be smaller than block_size_, but it holds the
+  // request.
+  BlockOptions options;
+  options.memory_type = memory_type_;
+  options.size = block_size_;
+  options.min_size = size;
+  options.map = map_;
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<MemoryBlock> block, allocator_->CreateBlock(options));
+  MutexLock lock(&mutex_);
+  MemoryBlock* raw = block.get();
+  raw->id_ = next_block_id_++;
+  raw->free_by_offset_.emplace(0, raw->size());
+  free_by_size_.insert(FreeRange{raw->size(), raw->id_, 0});
+  ++empty_blocks_;
+  allocator_->SetBlockCached(raw, true);
+  blocks_.emplace(raw->id_, std::move(block));
+  // Best fit again: another thread may have freed a range meanwhile, and
+  // then the new block stays empty for later requests.
+  std::unique_ptr<VulkanAllocation> allocation = AllocateLocked(size, requested);
+  if (allocation == nullptr) {
+    return Error(ErrorCode::kOutOfMemory, "a new block of ", raw->size(), " bytes cannot hold ",
+                 size, " bytes");
+  }
   return allocation;
 }
 
@@ -277,17 +305,41 @@ void MemoryPool::Free(MemoryBlock* block, uint64_t offset, uint64_t size) {
     if (block->used_ == 0) {
       ++empty_blocks_;
       // One empty block stays as a spare so alloc/free cycles do not churn
-      // vkAllocateMemory.
+      // vkAllocateMemory; its bytes count as free (the allocator releases it
+      // when another block needs the room).
       if (empty_blocks_ > 1) {
-        free_by_size_.erase(FreeRange{block_size_, block->id_, 0});
+        free_by_size_.erase(FreeRange{block->size(), block->id_, 0});
+        block->free_by_offset_.clear();
         auto owned = blocks_.find(block->id_);
         released = std::move(owned->second);
         blocks_.erase(owned);
         --empty_blocks_;
+      } else {
+        allocator_->SetBlockCached(block, true);
       }
     }
   }
   if (released != nullptr) allocator_->DestroyBlock(std::move(released));
+}
+
+void MemoryPool::ReleaseEmptyBlocks() {
+  std::vector<std::unique_ptr<MemoryBlock>> released;
+  {
+    MutexLock lock(&mutex_);
+    for (auto it = blocks_.begin(); it != blocks_.end();) {
+      MemoryBlock* block = it->second.get();
+      if (block->used_ != 0) {
+        ++it;
+        continue;
+      }
+      free_by_size_.erase(FreeRange{block->size(), block->id_, 0});
+      block->free_by_offset_.clear();
+      released.push_back(std::move(it->second));
+      blocks_.erase(it++);
+      --empty_blocks_;
+    }
+  }
+  for (std::unique_ptr<MemoryBlock>& block : released) allocator_->DestroyBlock(std::move(block));
 }
 
 MemoryPool::Stats MemoryPool::GetStats() {
@@ -295,7 +347,10 @@ MemoryPool::Stats MemoryPool::GetStats() {
   Stats stats;
   stats.blocks = blocks_.size();
   stats.empty_blocks = empty_blocks_;
-  for (const auto& [id, block] : blocks_) stats.used_bytes += block->used_;
+  for (const auto& [id, block] : blocks_) {
+    stats.used_bytes += block->used_;
+    stats.block_bytes += block->size();
+  }
   return stats;
 }
 
@@ -383,17 +438,145 @@ absl::StatusOr<std::unique_ptr<MemoryAllocator>> MemoryAllocator::Create(
   return allocator;
 }
 
+MemoryAllocator::MemoryAllocator(const AllocatorConfig& config) : config_(config) {
+  for (uint32_t i = 0; i < config.memory_properties.memoryHeapCount; ++i) {
+    heaps_[i].limit = config.memory_properties.memoryHeaps[i].size;
+  }
+}
+
 MemoryAllocator::~MemoryAllocator() {
   device_.reset();
   pinned_.reset();
 }
 
-bool MemoryAllocator::CountsTowardsDevice(uint32_t memory_type) const {
-  return (config_.device_local_heap_mask &
-          (1u << HeapOf(config_.memory_properties, memory_type))) != 0;
+uint32_t MemoryAllocator::HeapOfType(uint32_t memory_type) const {
+  return HeapOf(config_.memory_properties, memory_type);
+}
+
+std::array<uint64_t, VK_MAX_MEMORY_HEAPS> MemoryAllocator::BudgetRoom() const {
+  std::array<uint64_t, VK_MAX_MEMORY_HEAPS> room;
+  room.fill(UINT64_MAX);
+  if (!config_.memory_budget || config_.physical_device == VK_NULL_HANDLE) return room;
+  VkPhysicalDeviceMemoryBudgetPropertiesEXT budget = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+  VkPhysicalDeviceMemoryProperties2 memory = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2,
+                                              &budget};
+  vkGetPhysicalDeviceMemoryProperties2(config_.physical_device, &memory);
+  for (uint32_t i = 0; i < memory.memoryProperties.memoryHeapCount; ++i) {
+    room[i] = budget.heapBudget[i] > budget.heapUsage[i]
+                  ? budget.heapBudget[i] - budget.heapUsage[i]
+                  : 0;
+  }
+  return room;
+}
+
+namespace {
+
+// The bytes a heap can still give to new blocks. `budget_room` is what the
+// driver's budget allows beyond its usage, which includes our cached blocks;
+// with `release_cached`, those blocks are counted as released.
+uint64_t HeapRoom(const MemoryAllocator::HeapUsage& heap, uint64_t budget_room,
+                  bool release_cached) {
+  const uint64_t held = release_cached ? heap.in_use : heap.in_use + heap.cached;
+  uint64_t room = held < heap.limit ? heap.limit - held : 0;
+  if (budget_room != UINT64_MAX) {
+    const uint64_t released = release_cached ? heap.cached : 0;
+    room = std::min(room, budget_room > UINT64_MAX - released ? UINT64_MAX : budget_room + released);
+  }
+  return room;
+}
+
+}  // namespace
+
+absl::StatusOr<uint64_t> MemoryAllocator::ReserveBlockBytes(uint32_t heap, uint64_t min_size,
+                                                            uint64_t size) {
+  for (int attempt = 0;; ++attempt) {
+    const std::array<uint64_t, VK_MAX_MEMORY_HEAPS> budget = BudgetRoom();
+    HeapUsage seen;
+    bool release_cached = false;
+    {
+      MutexLock lock(&heap_mutex_);
+      HeapUsage& use = heaps_[heap];
+      const uint64_t room = HeapRoom(use, budget[heap], /*release_cached=*/false);
+      if (room >= min_size) {
+        // min_size is aligned, so the aligned room still holds it.
+        const uint64_t bytes = std::min(size, std::max(min_size, AlignDown(room, config_.alignment)));
+        use.in_use += bytes;
+        return bytes;
+      }
+      seen = use;
+      release_cached = attempt == 0 && use.cached > 0 &&
+                       HeapRoom(use, budget[heap], /*release_cached=*/true) >= min_size;
+    }
+    if (!release_cached) {
+      return Error(ErrorCode::kOutOfMemory, "memory heap ", heap, " has ",
+                   HeapRoom(seen, budget[heap], /*release_cached=*/true), " of ", seen.limit,
+                   " bytes free; ", min_size, " more are needed");
+    }
+    ReleaseCachedBlocks(heap);
+  }
+}
+
+void MemoryAllocator::ReleaseBlockBytes(uint32_t heap, uint64_t bytes, bool cached) {
+  MutexLock lock(&heap_mutex_);
+  (cached ? heaps_[heap].cached : heaps_[heap].in_use) -= bytes;
+}
+
+void MemoryAllocator::ReleaseCachedBlocks(uint32_t heap) {
+  for (MemoryPool* pool : {device_.get(), pinned_.get()}) {
+    if (pool != nullptr && HeapOfType(pool->memory_type()) == heap) pool->ReleaseEmptyBlocks();
+  }
+}
+
+void MemoryAllocator::SetBlockCached(MemoryBlock* block, bool cached) {
+  if (block->counted_bytes_ == 0) return;
+  MutexLock lock(&heap_mutex_);
+  if (block->cached_ == cached) return;
+  HeapUsage& use = heaps_[HeapOfType(block->memory_type())];
+  if (cached) {
+    use.in_use -= block->counted_bytes_;
+    use.cached += block->counted_bytes_;
+  } else {
+    use.cached -= block->counted_bytes_;
+    use.in_use += block->counted_bytes_;
+  }
+  block->cached_ = cached;
+}
+
+MemoryAllocator::HeapUsage MemoryAllocator::GetHeapUsage(uint32_t heap) {
+  MutexLock lock(&heap_mutex_);
+  return heaps_[heap];
+}
+
+uint64_t MemoryAllocator::FreeBytes(uint32_t heap_mask) {
+  const std::array<uint64_t, VK_MAX_MEMORY_HEAPS> budget = BudgetRoom();
+  MutexLock lock(&heap_mutex_);
+  uint64_t free = 0;
+  for (uint32_t i = 0; i < config_.memory_properties.memoryHeapCount; ++i) {
+    if ((heap_mask & (1u << i)) != 0) free += HeapRoom(heaps_[i], budget[i], true);
+  }
+  return free;
 }
 
 absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryAllocator::CreateBlock(
+    const BlockOptions& requested) {
+  // Imported host memory is the application's, not the heap's: not counted.
+  if (requested.import_pointer != nullptr) return CreateGuardedBlock(requested);
+  BlockOptions options = requested;
+  const uint32_t heap = HeapOfType(options.memory_type);
+  SH_ASSIGN_OR_RETURN(
+      options.size,
+      ReserveBlockBytes(heap, options.min_size != 0 ? options.min_size : options.size, options.size));
+  absl::StatusOr<std::unique_ptr<MemoryBlock>> block = CreateGuardedBlock(options);
+  if (!block.ok()) {
+    ReleaseBlockBytes(heap, options.size, /*cached=*/false);
+    return block.status();
+  }
+  (*block)->counted_bytes_ = options.size;
+  return block;
+}
+
+absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryAllocator::CreateGuardedBlock(
     const BlockOptions& options) {
   std::vector<std::unique_ptr<MemoryBlock>> rejected;
   for (int attempt = 0; attempt < kGuardAttempts; ++attempt) {
@@ -407,12 +590,6 @@ absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryAllocator::CreateBlock(
       if (options.import_pointer != nullptr) break;
       continue;
     }
-    // Imported host memory is not device memory and is not counted.
-    if (options.import_pointer == nullptr && CountsTowardsDevice(options.memory_type) &&
-        config_.allocated_bytes != nullptr) {
-      block->counted_bytes_ = block->size();
-      config_.allocated_bytes->fetch_add(block->counted_bytes_, std::memory_order_relaxed);
-    }
     return block;
   }
   Log(LogLevel::kError, "no Vulkan memory with device addresses disjoint from host memory after ",
@@ -424,10 +601,17 @@ absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryAllocator::CreateBlock(
 
 void MemoryAllocator::DestroyBlock(std::unique_ptr<MemoryBlock> block) {
   if (block == nullptr) return;
-  if (block->counted_bytes_ != 0) {
-    config_.allocated_bytes->fetch_sub(block->counted_bytes_, std::memory_order_relaxed);
+  const uint32_t heap = HeapOfType(block->memory_type());
+  const uint64_t counted = block->counted_bytes_;
+  bool cached = false;
+  {
+    MutexLock lock(&heap_mutex_);
+    cached = block->cached_;
   }
+  // Uncounted once the memory is gone, so the heap never holds more than
+  // its limit.
   block.reset();
+  if (counted != 0) ReleaseBlockBytes(heap, counted, cached);
 }
 
 absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryAllocator::Allocate(uint64_t size,

@@ -7,6 +7,18 @@
 // offset, and its device address (design decision 3) is the buffer's device
 // address plus the offset. Large requests get a block of their own.
 //
+// Out of memory: the allocator keeps the blocks of each memory heap within
+// the heap's size (and within VK_EXT_memory_budget's budget where the driver
+// has it), whether or not the driver would hand out more: lavapipe allocates
+// host memory past its 2 GiB heap without complaint, and cuMemGetInfo must
+// agree with what cuMemAlloc does. A heap's bytes are "in use" when they
+// belong to a block holding a live allocation; the one empty block a pool
+// keeps for reuse is "cached" and counts as free, because it is released as
+// soon as a new block needs its room. So cuMemGetInfo's free (FreeBytes) is
+// what a dedicated allocation can still take, and it falls by whole blocks
+// as a pool opens them. Near the limit a pool opens a smaller block (down to
+// the request's size) rather than fail while room remains.
+//
 // Address spaces: a device address that equals a host address of unrelated
 // memory would make direction inference (cuMemcpy, hipMemcpyDefault) pick the
 // wrong side. When the device promises unified addressing, every block keeps
@@ -20,7 +32,6 @@
 #include <vulkan/vulkan.h>
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -75,6 +86,9 @@ enum class AddressGuard {
 struct BlockOptions {
   uint32_t memory_type = 0;
   uint64_t size = 0;
+  // When the heap has no room for `size` bytes, a block of at least this many
+  // bytes (and as many as fit) is made instead; 0: exactly `size`.
+  uint64_t min_size = 0;
   bool map = false;  // map persistently (the memory type must be host-visible)
   // VK_EXT_external_memory_host: import this host range (size bytes, both
   // aligned to minImportedHostPointerAlignment) instead of allocating.
@@ -118,7 +132,11 @@ class MemoryBlock {
   uint32_t memory_type_ = 0;
   AddressGuard guard_ = AddressGuard::kNone;
   HostRangeReservation reservation_;
-  uint64_t counted_bytes_ = 0;  // added to AllocatorConfig::allocated_bytes
+  // Bytes counted in the allocator's heap usage (0 for imported host memory),
+  // and whether they count as cached rather than in use. Guarded by the
+  // allocator's heap mutex.
+  uint64_t counted_bytes_ = 0;
+  bool cached_ = false;
 
   // Pool bookkeeping (under the pool's mutex).
   uint64_t id_ = 0;
@@ -165,13 +183,14 @@ struct AllocatorConfig {
   uint64_t max_allocation_size = 0;       // maxMemoryAllocationSize
   uint64_t device_block_size = 64 << 20;  // kDevice blocks
   uint64_t pinned_block_size = 16 << 20;  // kHostPinned blocks
-  uint32_t device_local_heap_mask = 0;    // heaps counted in allocated bytes
   bool require_disjoint = false;          // see AddressGuard
   // VK_EXT_external_memory_host is enabled; imports are aligned to this.
   bool external_memory_host = false;
   uint64_t min_imported_host_pointer_alignment = 0;
-  // Bytes of device-local memory held; may be null.
-  std::atomic<uint64_t>* allocated_bytes = nullptr;
+  // VK_EXT_memory_budget is enabled on the device: blocks also keep within
+  // the heap budgets of `physical_device`.
+  bool memory_budget = false;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
 };
 
 // Sub-allocates one memory type. Thread-safe.
@@ -193,12 +212,20 @@ class MemoryPool {
     size_t blocks = 0;
     size_t empty_blocks = 0;
     uint64_t used_bytes = 0;
+    uint64_t block_bytes = 0;
   };
   Stats GetStats();
+
+  // Releases every empty block (the allocator needs their room).
+  void ReleaseEmptyBlocks();
 
  private:
   friend class VulkanAllocation;
   void Free(MemoryBlock* block, uint64_t offset, uint64_t size);
+  // Carves `size` bytes from the best-fitting free range; null when no free
+  // range holds them.
+  std::unique_ptr<VulkanAllocation> AllocateLocked(uint64_t size, uint64_t requested)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   struct FreeRange {
     uint64_t size;
@@ -237,7 +264,7 @@ class MemoryAllocator {
   MemoryAllocator& operator=(const MemoryAllocator&) = delete;
 
   // `size` > 0. Out of memory, or a request above maxMemoryAllocationSize or
-  // the heap, is kOutOfMemory.
+  // the heap, is kOutOfMemory; nothing allocated before is affected.
   absl::StatusOr<std::unique_ptr<VulkanAllocation>> Allocate(uint64_t size, MemoryKind kind);
 
   // cuMemHostRegister through VK_EXT_external_memory_host: the pages covering
@@ -251,20 +278,54 @@ class MemoryAllocator {
   MemoryPool& pool(MemoryKind kind) { return kind == MemoryKind::kDevice ? *device_ : *pinned_; }
 
   // Creates a block, retrying a few times when its address range cannot be
-  // guarded, and counts device-local bytes.
+  // guarded. Unless it imports host memory, its bytes are taken from its
+  // heap's room first (kOutOfMemory when there is none, after releasing
+  // cached blocks) and count as in use. Must be called without any pool's
+  // mutex held.
   absl::StatusOr<std::unique_ptr<MemoryBlock>> CreateBlock(const BlockOptions& options);
   // Destroys a block and uncounts it.
   void DestroyBlock(std::unique_ptr<MemoryBlock> block);
+  // A pool's block became empty (its bytes count as cached, i.e. free) or
+  // took its first allocation (in use). Called under the pool's mutex.
+  void SetBlockCached(MemoryBlock* block, bool cached);
+
+  // What a heap holds, in bytes.
+  struct HeapUsage {
+    uint64_t limit = 0;   // the heap's size: blocks stay within it
+    uint64_t in_use = 0;  // blocks holding live allocations (and dedicated ones)
+    uint64_t cached = 0;  // empty pool blocks kept for reuse
+  };
+  HeapUsage GetHeapUsage(uint32_t heap);
+  // The bytes allocations can still take from the heaps in `heap_mask`
+  // (limit - in use; with a budget, no more than it allows): cuMemGetInfo's
+  // free.
+  uint64_t FreeBytes(uint32_t heap_mask);
 
  private:
-  explicit MemoryAllocator(const AllocatorConfig& config) : config_(config) {}
-  bool CountsTowardsDevice(uint32_t memory_type) const;
+  explicit MemoryAllocator(const AllocatorConfig& config);
+  uint32_t HeapOfType(uint32_t memory_type) const;
+  // CreateBlock's retries for a guarded address range.
+  absl::StatusOr<std::unique_ptr<MemoryBlock>> CreateGuardedBlock(const BlockOptions& options);
+  // Releases the empty blocks of the pools on `heap`.
+  void ReleaseCachedBlocks(uint32_t heap);
+  // Takes between `min_size` and `size` bytes (aligned) from the room of
+  // `heap` for a new block, releasing cached blocks when that makes room.
+  // Returns the bytes taken, which count as in use; kOutOfMemory when not
+  // even `min_size` fits.
+  absl::StatusOr<uint64_t> ReserveBlockBytes(uint32_t heap, uint64_t min_size, uint64_t size);
+  void ReleaseBlockBytes(uint32_t heap, uint64_t bytes, bool cached);
+  // Per heap, what VK_EXT_memory_budget lets this process add (budget minus
+  // usage; the usage includes our own blocks); UINT64_MAX without a budget.
+  std::array<uint64_t, VK_MAX_MEMORY_HEAPS> BudgetRoom() const;
 
   const AllocatorConfig config_;
   uint32_t buffer_memory_type_bits_ = 0;
   std::unique_ptr<MemoryPool> device_;
   std::unique_ptr<MemoryPool> pinned_;
   PFN_vkGetMemoryHostPointerPropertiesEXT get_host_pointer_properties_ = nullptr;
+
+  Mutex heap_mutex_;  // taken after a pool's mutex, never before
+  std::array<HeapUsage, VK_MAX_MEMORY_HEAPS> heaps_ ABSL_GUARDED_BY(heap_mutex_);
 };
 
 // The memory type for each kind among `type_bits`: device memory prefers

@@ -23,6 +23,13 @@ VulkanAllocation* AsVulkan(BackendAllocation* allocation) {
   return static_cast<VulkanAllocation*>(allocation);
 }
 
+// Bytes of the device pool's heap held by blocks with live allocations.
+uint64_t DeviceHeapInUse(VulkanDevice* device) {
+  MemoryAllocator& allocator = device->allocator();
+  const uint32_t type = allocator.pool(MemoryKind::kDevice).memory_type();
+  return allocator.GetHeapUsage(device->memory_properties().memoryTypes[type].heapIndex).in_use;
+}
+
 TEST_F(AllocatorTest, DeviceMemoryIsAlignedAndMappedOnLavapipe) {
   auto allocation = Allocate(100);
   ASSERT_NE(allocation, nullptr);
@@ -84,13 +91,13 @@ TEST_F(AllocatorTest, HundredThousandSmallAllocationsAreDistinct) {
 
 TEST_F(AllocatorTest, FreedSpaceIsReusedAndEmptyBlocksAreReleased) {
   MemoryPool& pool = device()->allocator().pool(MemoryKind::kDevice);
-  const uint64_t counted_before = device()->allocated_bytes();
+  const uint64_t in_use_before = DeviceHeapInUse(device());
   {
     // 30 MiB requests share 64 MiB blocks, two per block.
     std::vector<std::unique_ptr<BackendAllocation>> big;
     for (int i = 0; i < 5; ++i) big.push_back(Allocate(30 << 20));
     EXPECT_GE(pool.GetStats().blocks, 3u);
-    EXPECT_GT(device()->allocated_bytes(), counted_before);
+    EXPECT_GT(DeviceHeapInUse(device()), in_use_before);
     // A freed range is handed out again.
     const uint64_t address = big[1]->device_address();
     big[1].reset();
@@ -100,19 +107,20 @@ TEST_F(AllocatorTest, FreedSpaceIsReusedAndEmptyBlocksAreReleased) {
   const MemoryPool::Stats stats = pool.GetStats();
   EXPECT_EQ(stats.used_bytes, 0u);
   EXPECT_LE(stats.blocks, 1u);
-  EXPECT_LE(device()->allocated_bytes(), counted_before + (64u << 20));
+  // The spare block that stays counts as free.
+  EXPECT_EQ(DeviceHeapInUse(device()), in_use_before);
 }
 
 TEST_F(AllocatorTest, LargeAllocationsGetTheirOwnMemory) {
-  const uint64_t before = device()->allocated_bytes();
+  const uint64_t before = DeviceHeapInUse(device());
   auto allocation = Allocate(100 << 20);
   ASSERT_NE(allocation, nullptr);
   EXPECT_EQ(AsVulkan(allocation.get())->buffer_offset(), 0u);
   EXPECT_EQ(AsVulkan(allocation.get())->block()->size(), uint64_t{100} << 20);
-  EXPECT_GE(device()->allocated_bytes(), before + (100u << 20));
+  EXPECT_EQ(DeviceHeapInUse(device()), before + (100u << 20));
   static_cast<uint8_t*>(allocation->host_pointer())[(100 << 20) - 1] = 7;
   allocation.reset();
-  EXPECT_EQ(device()->allocated_bytes(), before);
+  EXPECT_EQ(DeviceHeapInUse(device()), before);
 }
 
 TEST_F(AllocatorTest, PinnedHostMemoryIsMappedAndAddressable) {
@@ -178,6 +186,146 @@ TEST_F(AllocatorTest, ConcurrentAllocationIsSafe) {
   for (std::thread& thread : threads) thread.join();
   EXPECT_EQ(device()->allocator().pool(MemoryKind::kDevice).GetStats().used_bytes, 0u);
   EXPECT_EQ(device()->allocator().pool(MemoryKind::kHostPinned).GetStats().used_bytes, 0u);
+}
+
+// An allocator on the lavapipe device that believes its heap holds 256 MiB,
+// so the limit is reached quickly and with little memory. lavapipe has one
+// heap and one memory type: device and pinned pools share the heap.
+class HeapLimitTest : public AllocatorTest {
+ protected:
+  static constexpr uint64_t kHeapBytes = 256 << 20;
+  static constexpr uint64_t kBlockBytes = 64 << 20;  // device pool blocks
+
+  void SetUp() override {
+    AllocatorTest::SetUp();
+    AllocatorConfig config = device()->allocator().config();
+    ASSERT_EQ(config.memory_properties.memoryHeapCount, 1u);
+    config.memory_properties.memoryHeaps[0].size = kHeapBytes;
+    config.device_block_size = kBlockBytes;
+    config.memory_budget = false;
+    auto allocator = MemoryAllocator::Create(config);
+    ASSERT_TRUE(allocator.ok()) << allocator.status();
+    allocator_ = *std::move(allocator);
+  }
+  void TearDown() override {
+    live_.clear();
+    allocator_.reset();
+  }
+
+  uint64_t Free() { return allocator_->FreeBytes(1u); }
+  absl::Status Add(uint64_t size, MemoryKind kind = MemoryKind::kDevice) {
+    auto allocation = allocator_->Allocate(size, kind);
+    if (!allocation.ok()) return allocation.status();
+    live_.push_back(*std::move(allocation));
+    return absl::OkStatus();
+  }
+
+  std::unique_ptr<MemoryAllocator> allocator_;
+  std::vector<std::unique_ptr<VulkanAllocation>> live_;
+};
+
+TEST_F(HeapLimitTest, FreeFallsByWholeBlocksAndDedicatedSizes) {
+  EXPECT_EQ(Free(), kHeapBytes);
+  // The first small allocation opens a pool block; later ones share it.
+  ASSERT_TRUE(Add(1 << 20).ok());
+  EXPECT_EQ(Free(), kHeapBytes - kBlockBytes);
+  ASSERT_TRUE(Add(1 << 20).ok());
+  EXPECT_EQ(Free(), kHeapBytes - kBlockBytes);
+  // More than half a block: memory of its own, exactly the rounded size.
+  ASSERT_TRUE(Add((40 << 20) + 1).ok());
+  EXPECT_EQ(Free(), kHeapBytes - kBlockBytes - (40 << 20) - allocator_->alignment());
+  // Pinned memory comes from the same (only) heap on lavapipe.
+  ASSERT_TRUE(Add(1000, MemoryKind::kHostPinned).ok());
+  EXPECT_EQ(Free(), kHeapBytes - kBlockBytes - (40 << 20) - allocator_->alignment() -
+                        allocator_->config().pinned_block_size);
+}
+
+TEST_F(HeapLimitTest, AllocationPastTheHeapFailsAndLosesNothing) {
+  // Dedicated allocations until the heap is full.
+  constexpr uint64_t kChunk = 40 << 20;
+  int chunks = 0;
+  absl::Status status;
+  while ((status = Add(kChunk)).ok()) {
+    std::memset(live_.back()->host_pointer(), chunks + 1, 64);
+    ++chunks;
+    ASSERT_LE(chunks, 7) << "the heap limit is not enforced";
+  }
+  EXPECT_EQ(ErrorCodeOf(status), ErrorCode::kOutOfMemory) << status;
+  EXPECT_EQ(chunks, static_cast<int>(kHeapBytes / kChunk));
+  EXPECT_EQ(Free(), kHeapBytes % kChunk);
+  // Small allocations take the rest: a pool block as large as still fits.
+  int small = 0;
+  while ((status = Add(1 << 20)).ok()) ++small;
+  EXPECT_EQ(ErrorCodeOf(status), ErrorCode::kOutOfMemory) << status;
+  EXPECT_EQ(small, static_cast<int>((kHeapBytes % kChunk) >> 20));
+  EXPECT_EQ(Free(), 0u);
+  EXPECT_FALSE(Add(allocator_->alignment(), MemoryKind::kHostPinned).ok());
+  // Every allocation made before the failures is intact.
+  for (int i = 0; i < chunks; ++i) {
+    EXPECT_EQ(static_cast<uint8_t*>(live_[i]->host_pointer())[63], i + 1) << "chunk " << i;
+  }
+  // Freeing gives the room back, for any kind of allocation.
+  live_.erase(live_.begin());
+  EXPECT_EQ(Free(), kChunk);
+  ASSERT_TRUE(Add(kChunk).ok());
+  EXPECT_EQ(Free(), 0u);
+  live_.clear();
+  EXPECT_EQ(Free(), kHeapBytes);
+}
+
+TEST_F(HeapLimitTest, CachedEmptyBlocksMakeRoomForTheWholeHeap) {
+  // A freed small allocation leaves its pool block behind as the spare; it
+  // counts as free and is released when a request needs its room.
+  ASSERT_TRUE(Add(4096).ok());
+  ASSERT_TRUE(Add(4096, MemoryKind::kHostPinned).ok());
+  live_.clear();
+  EXPECT_EQ(allocator_->pool(MemoryKind::kDevice).GetStats().blocks, 1u);
+  EXPECT_EQ(allocator_->pool(MemoryKind::kHostPinned).GetStats().blocks, 1u);
+  EXPECT_EQ(Free(), kHeapBytes);
+  EXPECT_EQ(allocator_->GetHeapUsage(0).cached,
+            kBlockBytes + allocator_->config().pinned_block_size);
+  EXPECT_FALSE(Add(kHeapBytes + 1).ok());
+  ASSERT_TRUE(Add(kHeapBytes).ok());
+  EXPECT_EQ(Free(), 0u);
+  EXPECT_EQ(allocator_->GetHeapUsage(0).cached, 0u);
+  EXPECT_EQ(allocator_->pool(MemoryKind::kDevice).GetStats().blocks, 0u);
+  live_.clear();
+  EXPECT_EQ(Free(), kHeapBytes);
+}
+
+TEST_F(HeapLimitTest, ConcurrentAllocationNeverPassesTheHeap) {
+  constexpr int kThreads = 4;
+  std::vector<std::thread> threads;
+  std::vector<int> failures(kThreads, 0);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([this, &failures, t] {
+      std::mt19937 random(t);
+      std::vector<std::unique_ptr<VulkanAllocation>> mine;
+      for (int i = 0; i < 400; ++i) {
+        if (!mine.empty() && random() % 3 == 0) {
+          mine.erase(mine.begin() + random() % mine.size());
+          continue;
+        }
+        const uint64_t size = random() % 2 == 0 ? 1 + random() % (1 << 20) : (33 << 20);
+        const MemoryKind kind = random() % 4 == 0 ? MemoryKind::kHostPinned : MemoryKind::kDevice;
+        auto allocation = allocator_->Allocate(size, kind);
+        if (allocation.ok()) {
+          mine.push_back(*std::move(allocation));
+        } else {
+          EXPECT_EQ(ErrorCodeOf(allocation.status()), ErrorCode::kOutOfMemory);
+          ++failures[t];
+        }
+        const MemoryAllocator::HeapUsage usage = allocator_->GetHeapUsage(0);
+        EXPECT_LE(usage.in_use + usage.cached, kHeapBytes);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  int total_failures = 0;
+  for (int f : failures) total_failures += f;
+  EXPECT_GT(total_failures, 0) << "the heap was never full";
+  EXPECT_EQ(allocator_->GetHeapUsage(0).in_use, 0u);
+  EXPECT_EQ(Free(), kHeapBytes);
 }
 
 TEST(HostRangeReservationTest, RefusesMappedMemoryAndHoldsFreeRanges) {

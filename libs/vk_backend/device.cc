@@ -577,11 +577,11 @@ absl::Status VulkanDevice::EnsureLogicalDevice() {
   config.memory_properties = memory_properties_;
   config.alignment = allocator_limits().alignment;
   config.max_allocation_size = allocator_limits().max_allocation_size;
-  config.device_local_heap_mask = device_local_heap_mask_;
   config.require_disjoint = properties_.unified_addressing;
   config.external_memory_host = features_.external_memory_host;
   config.min_imported_host_pointer_alignment = min_imported_host_pointer_alignment_;
-  config.allocated_bytes = &allocated_bytes_;
+  config.memory_budget = features_.memory_budget;
+  config.physical_device = physical_device_;
   absl::StatusOr<std::unique_ptr<MemoryAllocator>> allocator = MemoryAllocator::Create(config);
   absl::StatusOr<std::unique_ptr<KernelObjects>> objects =
       allocator.ok() ? KernelObjects::Create(device_) : allocator.status();
@@ -682,27 +682,10 @@ absl::Status VulkanDevice::CreateLogicalDevice() {
 
 absl::Status VulkanDevice::GetMemoryInfo(uint64_t* free_bytes, uint64_t* total_bytes) {
   SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  // The allocator keeps within the heaps (and the driver's budget), so what
+  // it can still allocate is what is free (allocator.h).
   const uint64_t total = properties_.total_memory;
-  uint64_t free = 0;
-  if (features_.memory_budget) {
-    // The budget covers every process on the device, which is what
-    // cuMemGetInfo reports.
-    VkPhysicalDeviceMemoryBudgetPropertiesEXT budget = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
-    VkPhysicalDeviceMemoryProperties2 memory = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, &budget};
-    vkGetPhysicalDeviceMemoryProperties2(physical_device_, &memory);
-    for (uint32_t i = 0; i < memory.memoryProperties.memoryHeapCount; ++i) {
-      if ((device_local_heap_mask_ & (1u << i)) == 0) continue;
-      if (budget.heapBudget[i] > budget.heapUsage[i]) {
-        free += budget.heapBudget[i] - budget.heapUsage[i];
-      }
-    }
-  } else {
-    const uint64_t used = allocated_bytes();
-    free = used < total ? total - used : 0;
-  }
-  *free_bytes = std::min(free, total);
+  *free_bytes = std::min(allocator_->FreeBytes(device_local_heap_mask_), total);
   *total_bytes = total;
   return absl::OkStatus();
 }

@@ -57,7 +57,8 @@ struct DeviceFeatures {
   bool compute_full_subgroups = false;
   // NonSemantic SPIR-V instructions (debug printf) are accepted.
   bool shader_non_semantic_info = false;
-  // VK_EXT_memory_budget is enabled: GetMemoryInfo reports the driver budget.
+  // VK_EXT_memory_budget is enabled: allocation and GetMemoryInfo keep within
+  // the driver's budget.
   bool memory_budget = false;
   // Uniform buffers may use the std430-like layout of push constants (big
   // parameter blocks moved to a uniform buffer need it).
@@ -82,9 +83,10 @@ class VulkanDevice : public streamhal::BackendDevice {
 
   // streamhal::BackendDevice.
   const DeviceProperties& properties() const override { return properties_; }
-  // Creates the VkDevice if needed. With VK_EXT_memory_budget, free is the
-  // sum over device-local heaps of budget - usage; otherwise total minus the
-  // bytes this process allocated (see AddAllocatedBytes).
+  // Creates the VkDevice if needed. Free is what allocations can still take
+  // from the device-local heaps: the allocator keeps its blocks within each
+  // heap's size and, with VK_EXT_memory_budget, within the budget (see
+  // allocator.h).
   absl::Status GetMemoryInfo(uint64_t* free_bytes, uint64_t* total_bytes) override;
   // Creates the VkDevice if needed, then vkDeviceWaitIdle.
   absl::Status WaitIdle() override;
@@ -161,16 +163,6 @@ class VulkanDevice : public streamhal::BackendDevice {
   }
   bool HasExtension(std::string_view name) const;
 
-  // Bytes of device memory this process holds; the allocator bumps it. Used
-  // by GetMemoryInfo when the driver reports no budget.
-  void AddAllocatedBytes(uint64_t bytes) {
-    allocated_bytes_.fetch_add(bytes, std::memory_order_relaxed);
-  }
-  void SubtractAllocatedBytes(uint64_t bytes) {
-    allocated_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
-  }
-  uint64_t allocated_bytes() const { return allocated_bytes_.load(std::memory_order_relaxed); }
-
  private:
   VulkanDevice(std::shared_ptr<VulkanInstance> instance, VkPhysicalDevice physical_device);
 
@@ -217,7 +209,6 @@ class VulkanDevice : public streamhal::BackendDevice {
   std::unique_ptr<KernelObjects> kernel_objects_;
 
   Mutex queue_mutex_;
-  std::atomic<uint64_t> allocated_bytes_{0};
   std::atomic<uint64_t> submissions_{0};
   std::atomic<uint64_t> completed_submission_{0};
   struct RetiredSemaphore {
