@@ -226,6 +226,19 @@ void Context::set_limit(Limit which, size_t value) {
   limits_[static_cast<int>(which)] = value;
 }
 
+void Context::MarkLost(const absl::Status& error) {
+  MutexLock lock(&lost_mutex_);
+  if (lost_.load(std::memory_order_relaxed)) return;  // the first error stays
+  lost_error_ = Error(ErrorCodeOf(error), "the context is unusable after an earlier error (",
+                      error.message(), "); destroy it");
+  lost_.store(true, std::memory_order_release);
+}
+
+absl::Status Context::lost_error() const {
+  MutexLock lock(&lost_mutex_);
+  return lost_error_;
+}
+
 absl::Status Context::Synchronize() {
   // Submit what every stream of this context has recorded, then wait for it
   // (no lock is held while waiting). All device work goes through streams,
@@ -241,8 +254,12 @@ absl::Status Context::Synchronize() {
         streams.push_back(static_cast<Stream*>(object.get()));
     }
   }
-  for (Stream* stream : streams) SH_RETURN_IF_ERROR(stream->Synchronize());
-  return absl::OkStatus();
+  // Every stream is waited for even after one fails: returning early would
+  // leave work running that the caller believes finished. The first error
+  // is reported.
+  absl::Status first_error;
+  for (Stream* stream : streams) first_error.Update(stream->Synchronize());
+  return first_error;
 }
 
 absl::Status CreateContext(HandleOut out, unsigned flags, int device_ordinal) {
@@ -334,7 +351,9 @@ absl::StatusOr<Context*> CurrentContext() {
   if (state.stack.empty()) {
     return Error(ErrorCode::kInvalidContext, "no context is current on this thread");
   }
-  return ResolveStackEntry(state.stack.back());
+  SH_ASSIGN_OR_RETURN(Context * context, ResolveStackEntry(state.stack.back()));
+  if (context->is_lost()) return context->lost_error();
+  return context;
 }
 
 absl::Status GetContextDevice(int* device) {

@@ -76,6 +76,15 @@ class Context : public Object {
   // Waits until all work submitted in this context has finished.
   absl::Status Synchronize();
 
+  // CUDA: after an unrecoverable error (a lost device, a faulting kernel)
+  // every later call in the context returns that error until the context is
+  // destroyed. Recorded by the streams when the backend reports kLaunchFailed;
+  // CurrentContext() returns it from then on.
+  void MarkLost(const absl::Status& error);
+  // OK while the context is usable, else the error that ended it.
+  absl::Status lost_error() const;
+  bool is_lost() const { return lost_.load(std::memory_order_acquire); }
+
   // The context's default stream (CUDA's legacy stream), created on first
   // use.
   absl::StatusOr<Stream*> DefaultStream();
@@ -120,6 +129,9 @@ class Context : public Object {
   // Lock-free copy of default_stream_ for the launch path.
   std::atomic<Stream*> default_stream_fast_{nullptr};
   std::atomic<int> blocking_stream_count_{0};
+  std::atomic<bool> lost_{false};
+  mutable Mutex lost_mutex_;
+  absl::Status lost_error_ ABSL_GUARDED_BY(lost_mutex_);
   std::vector<std::unique_ptr<Object>> objects_ ABSL_GUARDED_BY(objects_mutex_);
   SharedMutex stream_lifetime_mutex_ ABSL_ACQUIRED_BEFORE(objects_mutex_);
   mutable Mutex limits_mutex_;

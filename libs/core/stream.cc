@@ -54,19 +54,46 @@ absl::Status Stream::CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_
   return absl::OkStatus();
 }
 
+void Stream::CheckedFailure(const absl::Status& error) {
+  if (ErrorCodeOf(error) == ErrorCode::kLaunchFailed) context_->MarkLost(error);
+}
+
 absl::StatusOr<uint64_t> Stream::Flush() {
   MutexLock lock(&mutex_);
-  return backend_->Flush();
+  return Checked(backend_->Flush());
 }
 
 absl::Status Stream::Synchronize() {
   SH_ASSIGN_OR_RETURN(uint64_t point, Flush());
-  return backend_->Wait(point);
+  return Wait(point);
+}
+
+absl::Status Stream::SynchronizeForHostAccess() {
+  std::vector<std::pair<Stream*, uint64_t>> waits;
+  SH_RETURN_IF_ERROR(CollectImplicitWaits(&waits));
+  // CUDA: a synchronous call on the legacy stream starts after the prior
+  // work of every blocking stream (and a blocking stream's after the legacy
+  // stream's); the host does the access, so the host waits.
+  for (const auto& [other, point] : waits) SH_RETURN_IF_ERROR(other->Wait(point));
+  return Synchronize();
 }
 
 absl::StatusOr<bool> Stream::IsIdle() {
   SH_ASSIGN_OR_RETURN(uint64_t point, Flush());
-  return backend_->IsComplete(point);
+  return IsComplete(point);
+}
+
+absl::StatusOr<bool> Stream::IsIdleForHost() {
+  if (role_ == StreamRole::kLegacy && context_->blocking_stream_count() > 0) {
+    // Read-only: the legacy stream's record of what it has waited for stays
+    // as it is, since nothing waits here.
+    ReaderMutexLock alive(context_->stream_lifetime_mutex());
+    for (Stream* other : context_->BlockingStreams()) {
+      SH_ASSIGN_OR_RETURN(bool idle, other->IsIdle());
+      if (!idle) return false;
+    }
+  }
+  return IsIdle();
 }
 
 absl::StatusOr<Stream*> ResolveStream(uint64_t handle) {
@@ -149,13 +176,17 @@ absl::Status StreamGetDevice(uint64_t handle, int* device) {
 
 absl::Status StreamQuery(uint64_t handle) {
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
-  SH_ASSIGN_OR_RETURN(bool idle, stream->IsIdle());
+  SH_ASSIGN_OR_RETURN(bool idle, stream->IsIdleForHost());
   if (!idle) return Error(ErrorCode::kNotReady, "the stream has pending work");
   return absl::OkStatus();
 }
 
 absl::Status StreamSynchronize(uint64_t handle) {
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  // The null stream covers the blocking streams' earlier work (CUDA's
+  // legacy stream, HIP's null stream): the host waits for what a command on
+  // it would wait for.
+  if (stream->role() == StreamRole::kLegacy) return stream->SynchronizeForHostAccess();
   return stream->Synchronize();
 }
 

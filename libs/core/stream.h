@@ -60,7 +60,7 @@ class Stream : public Object {
     for (const auto& [other, point] : waits) {
       SH_RETURN_IF_ERROR(backend_->RecordWait(other->backend_.get(), point));
     }
-    SH_RETURN_IF_ERROR(record(backend_.get()));
+    SH_RETURN_IF_ERROR(Checked(record(backend_.get())));
     work_count_.fetch_add(1, std::memory_order_release);
     return absl::OkStatus();
   }
@@ -69,14 +69,34 @@ class Stream : public Object {
   // Flushes, then waits for everything submitted so far (without holding the
   // stream lock while waiting).
   absl::Status Synchronize();
-  // Flushes, then reports whether everything submitted has finished
-  // (cuStreamQuery).
+  // Waits for what work issued now on this stream would wait for: the
+  // implicit waits of the legacy stream rules, then everything submitted so
+  // far. Synchronous calls that touch memory from the host (cuMemcpyDtoH of
+  // a host-visible allocation) call it instead of recording work.
+  absl::Status SynchronizeForHostAccess();
+  // Flushes, then reports whether everything submitted has finished.
   absl::StatusOr<bool> IsIdle();
-  absl::Status Wait(uint64_t point) { return backend_->Wait(point); }
-  absl::StatusOr<bool> IsComplete(uint64_t point) { return backend_->IsComplete(point); }
+  // cuStreamQuery: IsIdle, and for the legacy stream also whether the
+  // blocking streams it covers are idle.
+  absl::StatusOr<bool> IsIdleForHost();
+  absl::Status Wait(uint64_t point) { return Checked(backend_->Wait(point)); }
+  absl::StatusOr<bool> IsComplete(uint64_t point) { return Checked(backend_->IsComplete(point)); }
   BackendStream* backend() { return backend_.get(); }
 
  private:
+  // Passes `result` through; an unrecoverable error (kLaunchFailed: a lost
+  // device) also makes the context unusable (Context::MarkLost).
+  template <typename T>
+  T Checked(T result) {
+    if (!result.ok()) CheckedFailure(StatusOf(result));
+    return result;
+  }
+  static const absl::Status& StatusOf(const absl::Status& status) { return status; }
+  template <typename T>
+  static const absl::Status& StatusOf(const absl::StatusOr<T>& result) {
+    return result.status();
+  }
+  void CheckedFailure(const absl::Status& error);
   absl::Status CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_t>>* waits);
 
   Context* const context_;

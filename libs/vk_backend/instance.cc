@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/status.h"
 #include "vk_backend/device.h"
+#include "vk_backend/fault_injection.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
@@ -232,6 +233,7 @@ absl::StatusOr<std::shared_ptr<VulkanInstance>> VulkanBackend::GetInstance() {
 absl::StatusOr<std::vector<std::unique_ptr<streamhal::BackendDevice>>>
 VulkanBackend::EnumerateDevices() {
   SH_ASSIGN_OR_RETURN(std::shared_ptr<VulkanInstance> instance, GetInstance());
+  InjectFaultFromEnvironment();  // a test setting; see fault_injection.h
 
   std::vector<VkPhysicalDevice> physical_devices;
   VkResult result;

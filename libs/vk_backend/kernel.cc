@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "core/status.h"
 #include "vk_backend/device.h"
+#include "vk_backend/fault_injection.h"
 #include "vk_backend/grid_split.h"
 #include "vk_backend/vk_status.h"
 
@@ -181,8 +182,11 @@ absl::StatusOr<VkPipeline> VulkanKernel::GetPipeline(const PipelineKey& key) {
     info.stage.pSpecializationInfo = count > 0 ? &specialization : nullptr;
     info.layout = pipeline_layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    const VkResult result = vkCreateComputePipelines(
-        vk_device_, device_->kernel_objects().pipeline_cache(), 1, &info, nullptr, &pipeline);
+    VkResult result = InjectedFault(FaultSite::kCreatePipeline);
+    if (result == VK_SUCCESS) {
+      result = vkCreateComputePipelines(vk_device_, device_->kernel_objects().pipeline_cache(), 1,
+                                        &info, nullptr, &pipeline);
+    }
     if (result != VK_SUCCESS) {
       const ErrorCode code = ErrorCodeForVkResult(result);
       return Error(code == ErrorCode::kOutOfMemory ? ErrorCode::kLaunchOutOfResources : code,

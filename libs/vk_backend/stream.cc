@@ -8,6 +8,7 @@
 #include "core/module.h"
 #include "core/status.h"
 #include "vk_backend/device.h"
+#include "vk_backend/fault_injection.h"
 #include "vk_backend/fill.h"
 #include "vk_backend/grid_split.h"
 #include "vk_backend/kernel.h"
@@ -92,14 +93,22 @@ VulkanStream::~VulkanStream() {
 
 absl::Status VulkanStream::Wait(uint64_t point) {
   if (point > 0) SH_RETURN_IF_ERROR(WaitForPoint(point));
+  SH_RETURN_IF_ERROR(HostFailure());
   Deliver(point);
   return absl::OkStatus();
 }
 
 absl::StatusOr<bool> VulkanStream::IsComplete(uint64_t point) {
   SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
+  SH_RETURN_IF_ERROR(HostFailure());
   Deliver(completed);
   return completed >= point;
+}
+
+absl::Status VulkanStream::HostFailure() const {
+  if (!host_failed_.load(std::memory_order_acquire)) return absl::OkStatus();
+  MutexLock lock(&host_mutex_);
+  return host_failure_;
 }
 
 void VulkanStream::Deliver(uint64_t completed) {
@@ -153,7 +162,9 @@ absl::StatusOr<VkCommandBuffer> VulkanStream::StartBatch() {
   VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   // The pool's RESET_COMMAND_BUFFER flag lets Begin reset it implicitly.
-  SH_VK_RETURN_IF_ERROR(vkBeginCommandBuffer(command_buffer, &begin), "vkBeginCommandBuffer");
+  VkResult begun = InjectedFault(FaultSite::kBeginCommandBuffer);
+  if (begun == VK_SUCCESS) begun = vkBeginCommandBuffer(command_buffer, &begin);
+  SH_VK_RETURN_IF_ERROR(begun, "vkBeginCommandBuffer");
   free_command_buffers_.pop_back();
   return command_buffer;
 }
@@ -165,8 +176,13 @@ absl::Status VulkanStream::EndCommand() {
 
 void VulkanStream::DropBatch(uint64_t point) {
   // The point is never signalled: downloads recorded for it would read
-  // staging that no copy wrote. The next batch reuses the point number.
+  // staging that no copy wrote, and timestamps reserved for it would read
+  // ticks no query wrote. The next batch reuses the point number.
   commands_.Clear();
+  if (timestamps_ != nullptr) timestamps_->Abandon(point);
+  // The dropped commands may have carried the import of a host function's
+  // writes; the next command does it instead (one barrier too many at worst).
+  host_writes_to_import_ = true;
   MutexLock lock(&pending_mutex_);
   while (!pending_.empty() && pending_.back().point == point) {
     pending_.pop_back();
@@ -175,6 +191,11 @@ void VulkanStream::DropBatch(uint64_t point) {
 }
 
 absl::StatusOr<uint64_t> VulkanStream::Flush() {
+  if (absl::Status failed = HostFailure(); !failed.ok()) {
+    // Nothing recorded after the failure runs; the list does not grow.
+    DropBatch(current_point());
+    return failed;
+  }
   if (commands_.empty()) return submitted_point_;
   const uint64_t point = current_point();
   absl::StatusOr<VkCommandBuffer> started = StartBatch();
@@ -234,7 +255,8 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
     submit.signalSemaphoreCount = 1;
     submit.pSignalSemaphores = &signal;
     MutexLock lock(device_->queue_mutex());
-    result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
+    result = InjectedFault(FaultSite::kQueueSubmit);
+    if (result == VK_SUCCESS) result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
     if (result == VK_SUCCESS) submission = device_->NextSubmission();
   }
   if (result != VK_SUCCESS) {
@@ -330,6 +352,21 @@ void VulkanStream::RunHostTasks() {
     } else {
       // The device is lost: the function's prerequisites never finish.
       Log(LogLevel::kError, "host function skipped: ", waited.message());
+      {
+        MutexLock lock(&host_mutex_);
+        if (host_failure_.ok()) {
+          host_failure_ =
+              Error(ErrorCodeOf(waited), "a host function was skipped: ", waited.message());
+        }
+        host_failed_.store(true, std::memory_order_release);
+      }
+      // Wait once more, for the result only: on a lost device it returns at
+      // once, and where the failure was not the device's (fault injection)
+      // the point must not be signalled while the work before it still
+      // holds a pending signal of the same semaphore.
+      if (!WaitForPoint(task.after).ok() || !WaitForAll(vk_device_, task.waits).ok()) {
+        Log(LogLevel::kError, "host function: the device is lost");
+      }
     }
     task.waits.clear();
     // Signalled even when skipped, so waiters see the failure instead of

@@ -162,6 +162,10 @@ class VulkanStream final : public streamhal::BackendStream {
   absl::Status WaitForPoint(uint64_t point) const { return timeline_->WaitFor(point); }
   // The host thread's loop.
   void RunHostTasks();
+  // OK, or why the host thread had to skip a host function (its wait for
+  // earlier work failed: a lost device). Reported from then on by Flush,
+  // Wait and IsComplete, so the skipped function's failure reaches a caller.
+  absl::Status HostFailure() const;
 
   VulkanDevice* const device_;
   const VkDevice vk_device_;
@@ -200,11 +204,13 @@ class VulkanStream final : public streamhal::BackendStream {
   std::atomic<size_t> pending_count_{0};
 
   // Host functions, run in order on host_thread_.
-  Mutex host_mutex_;
+  mutable Mutex host_mutex_;
   std::deque<HostTask> host_tasks_ ABSL_GUARDED_BY(host_mutex_);
   bool stop_host_thread_ ABSL_GUARDED_BY(host_mutex_) = false;
   CondVar host_ready_;  // signalled when a task arrives or the thread must stop
   std::thread host_thread_;
+  std::atomic<bool> host_failed_{false};
+  absl::Status host_failure_ ABSL_GUARDED_BY(host_mutex_);
 };
 
 }  // namespace streamhal::vk

@@ -2,9 +2,20 @@
 
 #include "core/status.h"
 #include "vk_backend/device.h"
+#include "vk_backend/fault_injection.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
+
+namespace {
+
+VkResult WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo& info) {
+  const VkResult injected = InjectedFault(FaultSite::kWait);
+  if (injected != VK_SUCCESS) return injected;
+  return vkWaitSemaphores(device, &info, UINT64_MAX);
+}
+
+}  // namespace
 
 Timeline::Timeline(VulkanDevice* device) : owner_(device), device_(device->device()) {}
 
@@ -35,7 +46,7 @@ absl::Status Timeline::WaitFor(uint64_t value) const {
   info.semaphoreCount = 1;
   info.pSemaphores = &semaphore_;
   info.pValues = &value;
-  return VkResultToStatus(vkWaitSemaphores(device_, &info, UINT64_MAX), "vkWaitSemaphores");
+  return VkResultToStatus(WaitSemaphores(device_, info), "vkWaitSemaphores");
 }
 
 absl::Status Timeline::Signal(uint64_t value) const {
@@ -59,7 +70,7 @@ absl::Status WaitForAll(VkDevice device, const std::vector<TimelineWait>& waits)
   info.semaphoreCount = static_cast<uint32_t>(semaphores.size());
   info.pSemaphores = semaphores.data();
   info.pValues = values.data();
-  return VkResultToStatus(vkWaitSemaphores(device, &info, UINT64_MAX), "vkWaitSemaphores");
+  return VkResultToStatus(WaitSemaphores(device, info), "vkWaitSemaphores");
 }
 
 }  // namespace streamhal::vk

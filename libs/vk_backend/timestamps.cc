@@ -53,6 +53,13 @@ void TimestampRing::RecordWrite(VkCommandBuffer command_buffer, uint32_t slot) c
                             sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
 }
 
+void TimestampRing::Abandon(uint64_t point) {
+  MutexLock lock(&mutex_);
+  for (uint32_t slot = 0; slot < kSlots; ++slot) {
+    if (slot_ids_[slot] != 0 && slot_points_[slot] == point) slot_ids_[slot] = 0;
+  }
+}
+
 absl::StatusOr<uint64_t> TimestampRing::Read(uint64_t id, uint64_t completed) {
   MutexLock lock(&mutex_);
   const uint32_t slot = static_cast<uint32_t>(id % kSlots);

@@ -47,6 +47,9 @@ class TimestampRing {
   // Records, into `command_buffer`, the write of `slot`: a timestamp taken
   // once every earlier command has finished.
   void RecordWrite(VkCommandBuffer command_buffer, uint32_t slot) const;
+  // Forgets the timestamps reserved for `point`: their batch was dropped, so
+  // no query writes them and the point number will be reused.
+  void Abandon(uint64_t point);
   // The timestamp in nanoseconds, given the stream's completed point:
   // kNotReady before its point, kInvalidValue when the id was overwritten or
   // read already. Thread-safe.
