@@ -10,7 +10,9 @@
 namespace streamhal {
 namespace {
 
-void* HostPointer(uint64_t address) { return reinterpret_cast<void*>(static_cast<uintptr_t>(address)); }
+void* HostPointer(uint64_t address) {
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+}
 
 BufferRange Range(const ResolvedPointer& pointer) {
   return BufferRange{pointer.allocation->backend.get(), pointer.offset};
@@ -32,15 +34,16 @@ absl::Status CopyToDevice(Stream* stream, const ResolvedPointer& dst, const void
   const ResolvedPointer pinned = ResolveHostRange(src, bytes);
   if (sync == Sync::kAsync && pinned.allocation != nullptr) {
     // Page-locked source: read when the copy executes (CUDA).
-    return stream->Record(
-        [&](BackendStream* backend) { return backend->RecordCopy(Range(dst), Range(pinned), bytes); });
+    return stream->Record([&](BackendStream* backend) {
+      return backend->RecordCopy(Range(dst), Range(pinned), bytes);
+    });
   }
   if (sync == Sync::kBlocking) {
     // Blocking copies wait for earlier work in the stream, then write
     // directly when the destination is host-visible (integrated GPUs, CPU
     // devices): one memcpy, no staging.
     if (uint8_t* mapped = Mapped(dst)) {
-      SH_RETURN_IF_ERROR(stream->Synchronize());
+      SH_RETURN_IF_ERROR(stream->SynchronizeForHostAccess());
       std::memcpy(mapped, src, bytes);
       return absl::OkStatus();
     }
@@ -58,13 +61,14 @@ absl::Status CopyFromDevice(Stream* stream, void* dst, const ResolvedPointer& sr
                             Sync sync) {
   const ResolvedPointer pinned = ResolveHostRange(dst, bytes);
   if (sync == Sync::kAsync && pinned.allocation != nullptr) {
-    return stream->Record(
-        [&](BackendStream* backend) { return backend->RecordCopy(Range(pinned), Range(src), bytes); });
+    return stream->Record([&](BackendStream* backend) {
+      return backend->RecordCopy(Range(pinned), Range(src), bytes);
+    });
   }
   // Pageable destination (or a blocking call): the copy has completed when
   // the call returns (CUDA).
   if (uint8_t* mapped = Mapped(src)) {
-    SH_RETURN_IF_ERROR(stream->Synchronize());
+    SH_RETURN_IF_ERROR(stream->SynchronizeForHostAccess());
     std::memcpy(dst, mapped, bytes);
     return absl::OkStatus();
   }
@@ -116,11 +120,12 @@ absl::Status Memcpy(uint64_t dst, uint64_t src, size_t bytes, CopyKind kind, uin
   switch (kind) {
     case CopyKind::kHostToHost:
       // Ordered after earlier work in the stream, like any copy.
-      if (sync == Sync::kBlocking) SH_RETURN_IF_ERROR(stream->Synchronize());
+      if (sync == Sync::kBlocking) SH_RETURN_IF_ERROR(stream->SynchronizeForHostAccess());
       std::memmove(HostPointer(dst), HostPointer(src), bytes);
       return absl::OkStatus();
     case CopyKind::kHostToDevice: {
-      SH_ASSIGN_OR_RETURN(ResolvedPointer to, ResolveDeviceRange(dst, bytes, "memcpy: destination"));
+      SH_ASSIGN_OR_RETURN(ResolvedPointer to,
+                          ResolveDeviceRange(dst, bytes, "memcpy: destination"));
       return CopyToDevice(stream, to, HostPointer(src), bytes, sync);
     }
     case CopyKind::kDeviceToHost: {
@@ -128,7 +133,8 @@ absl::Status Memcpy(uint64_t dst, uint64_t src, size_t bytes, CopyKind kind, uin
       return CopyFromDevice(stream, HostPointer(dst), from, bytes, sync);
     }
     case CopyKind::kDeviceToDevice: {
-      SH_ASSIGN_OR_RETURN(ResolvedPointer to, ResolveDeviceRange(dst, bytes, "memcpy: destination"));
+      SH_ASSIGN_OR_RETURN(ResolvedPointer to,
+                          ResolveDeviceRange(dst, bytes, "memcpy: destination"));
       SH_ASSIGN_OR_RETURN(ResolvedPointer from, ResolveDeviceRange(src, bytes, "memcpy: source"));
       return CopyDeviceToDevice(stream, to, from, bytes, sync);
     }
@@ -150,8 +156,8 @@ absl::Status Memset(uint64_t dst, uint32_t value, unsigned element_size, size_t 
   if (count > UINT64_MAX / element_size) {
     return Error(ErrorCode::kInvalidValue, "memset: count ", count, " is too large");
   }
-  SH_ASSIGN_OR_RETURN(ResolvedPointer to,
-                      ResolveDeviceRange(dst, uint64_t{count} * element_size, "memset: destination"));
+  SH_ASSIGN_OR_RETURN(ResolvedPointer to, ResolveDeviceRange(dst, uint64_t{count} * element_size,
+                                                             "memset: destination"));
   SH_RETURN_IF_ERROR(stream->Record([&](BackendStream* backend) {
     return backend->RecordFill(Range(to), value, element_size, count);
   }));
