@@ -8,6 +8,7 @@
 
 #include "core/log.h"
 #include "core/status.h"
+#include "vk_backend/fault_injection.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
@@ -136,8 +137,11 @@ absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryBlock::Create(VkDevice device
   allocate_info.allocationSize =
       options.import_pointer != nullptr ? options.size : requirements.size;
   allocate_info.memoryTypeIndex = options.memory_type;
-  SH_RETURN_IF_ERROR(VkError(vkAllocateMemory(device, &allocate_info, nullptr, &block->memory_),
-                             "vkAllocateMemory"));
+  VkResult allocated = InjectedFault(FaultSite::kAllocateMemory);
+  if (allocated == VK_SUCCESS) {
+    allocated = vkAllocateMemory(device, &allocate_info, nullptr, &block->memory_);
+  }
+  SH_RETURN_IF_ERROR(VkError(allocated, "vkAllocateMemory"));
   SH_RETURN_IF_ERROR(
       VkError(vkBindBufferMemory(device, block->buffer_, block->memory_, 0), "vkBindBufferMemory"));
   if (options.map) {
