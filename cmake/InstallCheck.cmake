@@ -23,7 +23,10 @@
 #   -P InstallCheck.cmake
 # SANITIZE is the build's STREAMHAL_SANITIZE (with commas): the installed
 # libraries are instrumented, so every consumer is built with the same
-# -fsanitize flags (an uninstrumented program cannot link them).
+# -fsanitize flags (an uninstrumented program cannot link them). The programs
+# run in this script's environment, so ASAN_OPTIONS/LSAN_OPTIONS (e.g. the
+# suppressions of leaks inside the Vulkan driver that a sanitizer run of the
+# whole suite sets) apply to them as to every other test.
 set(work "${BUILD_DIR}/install-check")
 set(prefix "${work}/prefix")
 file(REMOVE_RECURSE "${work}")
@@ -33,6 +36,16 @@ function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE result)
   if(NOT result EQUAL 0)
     message(FATAL_ERROR "install check: '${ARGN}' failed (${result})")
+  endif()
+endfunction()
+
+# Like run(), printing the command's output only if it fails (Meson's CMake
+# lookup warns about every linker flag in Abseil's targets it cannot read).
+function(run_quietly)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output
+                  ERROR_VARIABLE output)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "install check: '${ARGN}' failed (${result}):\n${output}")
   endif()
 endfunction()
 
@@ -112,7 +125,7 @@ endforeach()
 foreach(method pkg-config cmake)
   step("3. Meson, dependency() through ${method}")
   set(out "${work}/meson-${method}")
-  run(${CMAKE_COMMAND} -E env "CC=${C_COMPILER}"
+  run_quietly(${CMAKE_COMMAND} -E env "CC=${C_COMPILER}"
       ${MESON} setup "${out}" "${src}/meson" -Dmethod=${method} -Db_sanitize=${meson_sanitize}
       "-Dpkg_config_path=${prefix}/${LIBDIR}/pkgconfig" "-Dcmake_prefix_path=${prefix}")
   run(${MESON} compile -C "${out}")
