@@ -1,29 +1,34 @@
 #!/usr/bin/env bash
-# Builds the kernel-image fuzzer (libs/core/code_object_fuzz.cc) with clang in
-# its own build folder and runs it on a seed corpus made from test kernels.
+# Builds the libFuzzer targets of libs/core (clang, ASan + UBSan) in their own
+# build folder and runs each one from its checked-in corpus
+# (libs/core/fuzz_corpus/<target>/; the runs add to a copy, never to it).
 #
-#   ci/fuzz.sh [SECONDS]        run for SECONDS (default 30)
+#   ci/fuzz.sh [SECONDS]     run every target for SECONDS (default 30); CI
+#                            runs 30, a long run is `ci/fuzz.sh 600`
+#   ci/fuzz.sh --corpus      rewrite the kernel-image corpus from the tree's
+#                            kernels (GLSL, raw SPIR-V, ELF code objects, fat
+#                            binaries, a HIP wrapper); commit the result
+#
+# Targets: code_object (kernel images of every format), launch_params (a
+# launch's kernelParams and extra array), jit_options (cuModuleLoadDataEx's
+# options with GLSL compiled at load time).
 #
 # Environment: STREAMHAL_FUZZ_BUILD_DIR (default <repo>/build-fuzz),
 # CC/CXX (default clang-14/clang++-14, else clang/clang++).
-# Exit status is the fuzzer's: non-zero when it found a crash, whose input is
-# saved in the build folder as crash-* (replay: streamhal_code_object_fuzz FILE).
+# Exit status: non-zero when a target found a crash; its input is saved in
+# the build folder as <target>-crash-* (replay: <fuzzer binary> FILE).
 set -euo pipefail
 
-seconds="${1:-30}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${STREAMHAL_FUZZ_BUILD_DIR:-${root}/build-fuzz}"
+corpora="${root}/libs/core/fuzz_corpus"
+targets=(code_object launch_params jit_options)
 
 pick() { for c in "$@"; do if command -v "$c" > /dev/null; then echo "$c"; return; fi; done; }
 cc="${CC:-$(pick clang-14 clang)}"
 cxx="${CXX:-$(pick clang++-14 clang++)}"
 if [[ -z "${cxx}" ]]; then
   echo "fuzz.sh: clang is required (libFuzzer)" >&2
-  exit 2
-fi
-glslang="$(pick glslangValidator glslang)"
-if [[ -z "${glslang}" ]]; then
-  echo "fuzz.sh: glslangValidator is required for the seed corpus" >&2
   exit 2
 fi
 
@@ -33,20 +38,24 @@ cmake -S "${root}" -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSTREAMHAL_BUILD_FUZZERS=ON -DSTREAMHAL_BUILD_TESTS=OFF \
   -DSTREAMHAL_BUILD_BENCHMARKS=OFF -DSTREAMHAL_WERROR=OFF > "${build}.configure.log" \
   || { cat "${build}.configure.log" >&2; exit 1; }
-ninja -C "${build}" streamhal_code_object_fuzz streamhal_fuzz_pack
-fuzzer="${build}/libs/core/streamhal_code_object_fuzz"
-pack="${build}/libs/core/streamhal_fuzz_pack"
+# shellcheck disable=SC2046  # one word per target
+ninja -C "${build}" streamhal_fuzz_pack $(printf 'streamhal_%s_fuzz ' "${targets[@]}")
 
-# Seed corpus: every test kernel in the tree plus two built in here, each as
-# GLSL, raw SPIR-V, an ELF code object and a fat binary, one image holding
-# all modules, and a HIP wrapper (the fuzzer reads the bytes after a 24-byte
-# wrapper as the bundle it points at).
-work="${build}/fuzz"
-seeds="${work}/seeds"
-corpus="${work}/corpus"
-rm -rf "${seeds}"
-mkdir -p "${seeds}/src" "${corpus}"
-cat > "${seeds}/src/seed_scale.comp" <<'GLSL'
+make_image_corpus() {
+  local glslang pack out src name spvs=()
+  glslang="$(pick glslangValidator glslang)"
+  if [[ -z "${glslang}" ]]; then
+    echo "fuzz.sh: glslangValidator is required for the image corpus" >&2
+    exit 2
+  fi
+  pack="${build}/libs/core/streamhal_fuzz_pack"
+  out="${corpora}/code_object"
+  local work="${build}/corpus-src"
+  rm -rf "${out}" "${work}"
+  mkdir -p "${out}" "${work}"
+  # Two kernels written here (a parameter block; literal workgroup size with
+  # dynamic shared memory) and the example kernels of the tree.
+  cat > "${work}/seed_scale.comp" <<'GLSL'
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "streamhal/kernel.glsl"
@@ -57,7 +66,7 @@ void main() {
   if (i < p.n) p.x.v[i] *= p.a;
 }
 GLSL
-cat > "${seeds}/src/seed_shared.comp" <<'GLSL'
+  cat > "${work}/seed_shared.comp" <<'GLSL'
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #define STREAMHAL_LITERAL_WORKGROUP_SIZE
@@ -72,48 +81,51 @@ void main() {
   p.out_.v[blockIdx.x * 64 + threadIdx.x] = scratch[0];
 }
 GLSL
-while IFS= read -r -d '' kernel; do
-  cp "${kernel}" "${seeds}/src/tree_$(echo "${kernel#"${root}"/}" | tr '/' '_')"
-done < <(find "${root}" -name '*.comp' -not -path "${root}/build*" -not -path '*/.git/*' -print0)
+  cp "${root}"/apps/examples/kernels/*.comp "${work}/"
+  for src in "${work}"/*.comp; do
+    name="$(basename "${src}" .comp)"
+    "${glslang}" --quiet -V --target-env vulkan1.2 -I"${root}/libs/core/include_glsl" \
+      -e "${name}" --source-entrypoint main -o "${work}/${name}.spv" "${src}" > /dev/null
+    # GLSL as cuModuleLoadData takes it: NUL-terminated.
+    { cat "${src}"; printf '\0'; } > "${out}/${name}.glsl"
+    cp "${work}/${name}.spv" "${out}/${name}.spv"
+    "${pack}" --format=elf -o "${out}/${name}.elf" "${work}/${name}.spv"
+    "${pack}" --format=fatbin -o "${out}/${name}.fatbin" "${work}/${name}.spv"
+    spvs+=("${work}/${name}.spv")
+  done
+  "${pack}" --format=elf -o "${out}/all.elf" "${spvs[@]}"
+  "${pack}" --format=fatbin -o "${out}/all.fatbin" "${spvs[@]}"
+  # The HIP fat-binary wrapper: magic, version, then the bundle it points
+  # at (the fuzzer reads the bytes after the 24-byte wrapper as that bundle).
+  { printf 'FPIH\x01\x00\x00\x00'; head -c 16 /dev/zero; cat "${out}/all.fatbin"; } \
+    > "${out}/all.hipwrapper"
+  echo "fuzz.sh: wrote $(ls "${out}" | wc -l) images to libs/core/fuzz_corpus/code_object"
+}
 
-spvs=()
-for src in "${seeds}"/src/*.comp; do
-  name="$(basename "${src}" .comp)"
-  if ! "${glslang}" --quiet -V --target-env vulkan1.2 -I"${root}/libs/core/include_glsl" \
-      -e "${name}" --source-entrypoint main -o "${seeds}/${name}.spv" "${src}" > /dev/null; then
-    echo "fuzz.sh: skipping seed ${src} (does not compile)" >&2
-    continue
-  fi
-  cp "${src}" "${seeds}/${name}.comp"
-  "${pack}" --format=elf -o "${seeds}/${name}.elf" "${seeds}/${name}.spv"
-  "${pack}" --format=fatbin -o "${seeds}/${name}.fatbin" "${seeds}/${name}.spv"
-  spvs+=("${seeds}/${name}.spv")
-done
-if (( ${#spvs[@]} == 0 )); then
-  echo "fuzz.sh: no seed kernel compiled" >&2
-  exit 1
+if [[ "${1:-}" == "--corpus" ]]; then
+  make_image_corpus
+  exit 0
 fi
-"${pack}" --format=elf -o "${seeds}/all.elf" "${spvs[@]}"
-"${pack}" --format=fatbin -o "${seeds}/all.fatbin" "${spvs[@]}"
-{ printf 'FPIH\x01\x00\x00\x00'; head -c 16 /dev/zero; cat "${seeds}/all.fatbin"; } \
-  > "${seeds}/all.hipwrapper"
-rm -rf "${seeds}/src"
+seconds="${1:-30}"
 
-cat > "${work}/image.dict" <<'DICT'
-"__CLANG_OFFLOAD_BUNDLE__"
-"\x7fELF"
-"FPIH\x01\x00\x00\x00"
-"\x03\x02\x23\x07"
-".spirv"
-".shstrtab"
-"hipv4-spirv64-unknown-vulkan1.2"
-"host-x86_64-unknown-linux-gnu"
-"hipv4-amdgcn-amd-amdhsa--gfx906"
-"CCOB"
-DICT
-
-echo "fuzz.sh: $(ls "${seeds}" | wc -l) seeds; fuzzing for ${seconds} s"
-cd "${build}"
-exec "${fuzzer}" "${corpus}" "${seeds}" -dict="${work}/image.dict" \
-  -max_total_time="${seconds}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
-  -print_final_stats=1
+status=0
+for target in "${targets[@]}"; do
+  fuzzer="${build}/libs/core/streamhal_${target}_fuzz"
+  work="${build}/run/${target}"
+  rm -rf "${work}"
+  mkdir -p "${work}/corpus"
+  cp -r "${corpora}/${target}/." "${work}/corpus/"
+  options=()
+  [[ -f "${corpora}/${target}.dict" ]] && options+=("-dict=${corpora}/${target}.dict")
+  echo "fuzz.sh: ${target}: $(ls "${work}/corpus" | wc -l) seeds, ${seconds} s"
+  if ! (cd "${work}" && "${fuzzer}" corpus "${options[@]}" -max_total_time="${seconds}" \
+      -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+      -artifact_prefix="${build}/${target}-" > "${work}/log.txt" 2>&1); then
+    tail -n 60 "${work}/log.txt" >&2
+    echo "fuzz.sh: ${target} found a crash; the input is in ${build}/${target}-crash-*" >&2
+    status=1
+  fi
+  grep -E "^stat::(number_of_executed_units|new_units_added)" "${work}/log.txt" |
+    sed "s/^/fuzz.sh: ${target}: /" || true
+done
+exit "${status}"
