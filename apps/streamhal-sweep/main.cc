@@ -174,7 +174,8 @@ void WriteAll(int fd, const std::string& text) {
   }
 }
 
-// Runs one case in this process. Returns "R <code> <name>" or "N <reason>".
+// Runs one case in this process. Returns "R <code> <name>", "V <code> <name>|<validation
+// message>" or "N <why it could not run>".
 std::string RunCase(int id) {
   const CaseSpec& c = Cases()[id];
   const FunctionSpec& f = Functions()[c.function];
