@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "c_callers.h"
 #include "conformance_kernels.h"
 #include "conformance_util.h"
 
@@ -288,10 +289,9 @@ TEST_F(EquivalenceConformance, ErrorsMapOneToOne) {
               hipModuleLaunchKernel(AsHip(cuda_function), 1, 1, 1, 16, 1, 1, 1u << 30, nullptr,
                                     params, nullptr));
   int value = 0;
-  EXPECT_BOTH(
-      CUDA_ERROR_INVALID_VALUE,
-      cuFuncGetAttribute(&value, static_cast<CUfunction_attribute>(99), cuda_function),
-      hipFuncGetAttribute(&value, static_cast<hipFunction_attribute>(99), AsHip(cuda_function)));
+  // An attribute outside the enum, passed as C passes it (c_callers.h).
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, CCallCuFuncGetAttribute(&value, 99, cuda_function),
+              CCallHipFuncGetAttribute(&value, 99, AsHip(cuda_function)));
   ASSERT_CU(CUDA_SUCCESS, cuModuleUnload(cuda_module));
   EXPECT_BOTH(CUDA_ERROR_INVALID_HANDLE, cuModuleUnload(cuda_module),
               hipModuleUnload(AsHip(cuda_module)));

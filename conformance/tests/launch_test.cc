@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "c_callers.h"
 #include "conformance_kernels.h"
 #include "conformance_util.h"
 
@@ -789,13 +790,11 @@ TEST_F(FunctionAttributeConformance, GetAttributeRejectsBadArguments) {
   EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE,
               cuFuncGetAttribute(nullptr, CU_FUNC_ATTRIBUTE_NUM_REGS, function),
               hipFuncGetAttribute(nullptr, HIP_FUNC_ATTRIBUTE_NUM_REGS, AsHip(function)));
-  EXPECT_BOTH(
-      CUDA_ERROR_INVALID_VALUE,
-      cuFuncGetAttribute(&value, static_cast<CUfunction_attribute>(1000), function),
-      hipFuncGetAttribute(&value, static_cast<hipFunction_attribute>(1000), AsHip(function)));
-  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE,
-              cuFuncGetAttribute(&value, static_cast<CUfunction_attribute>(-1), function),
-              hipFuncGetAttribute(&value, static_cast<hipFunction_attribute>(-1), AsHip(function)));
+  // Numbers outside the enums, passed as C passes them (c_callers.h).
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, CCallCuFuncGetAttribute(&value, 1000, function),
+              CCallHipFuncGetAttribute(&value, 1000, AsHip(function)));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, CCallCuFuncGetAttribute(&value, -1, function),
+              CCallHipFuncGetAttribute(&value, -1, AsHip(function)));
   EXPECT_BOTH(CUDA_ERROR_INVALID_HANDLE,
               cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_NUM_REGS, nullptr),
               hipFuncGetAttribute(&value, HIP_FUNC_ATTRIBUTE_NUM_REGS, nullptr));

@@ -1,6 +1,7 @@
 // Context management (cuCtx*).
 #include <cuda.h>
 
+#include "core/c_enum.h"
 #include "core/context.h"
 #include "core/handle.h"
 #include "result.h"
@@ -58,11 +59,11 @@ CUresult cuCtxGetStreamPriorityRange(int* least_priority, int* greatest_priority
 CUresult cuCtxSynchronize(void) { return ToCUresult(streamhal::SynchronizeCurrentContext()); }
 
 CUresult cuCtxGetLimit(size_t* pvalue, CUlimit limit) {
-  return ToCUresult(streamhal::GetContextLimit(pvalue, static_cast<int>(limit)));
+  return ToCUresult(streamhal::GetContextLimit(pvalue, streamhal::EnumArgument(limit)));
 }
 
 CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
-  return ToCUresult(streamhal::SetContextLimit(static_cast<int>(limit), value));
+  return ToCUresult(streamhal::SetContextLimit(streamhal::EnumArgument(limit), value));
 }
 
 CUresult cuCtxGetCacheConfig(CUfunc_cache* config) {
@@ -70,7 +71,7 @@ CUresult cuCtxGetCacheConfig(CUfunc_cache* config) {
 }
 
 CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
-  return ToCUresult(streamhal::SetContextCacheConfig(static_cast<int>(config)));
+  return ToCUresult(streamhal::SetContextCacheConfig(streamhal::EnumArgument(config)));
 }
 
 CUresult cuCtxGetSharedMemConfig(CUsharedconfig* config) {
@@ -78,7 +79,7 @@ CUresult cuCtxGetSharedMemConfig(CUsharedconfig* config) {
 }
 
 CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
-  return ToCUresult(streamhal::SetContextSharedMemConfig(static_cast<int>(config)));
+  return ToCUresult(streamhal::SetContextSharedMemConfig(streamhal::EnumArgument(config)));
 }
 
 CUresult cuCtxEnablePeerAccess(CUcontext peer_context, unsigned int flags) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "core/c_enum.h"
 #include "core/device_attribute.h"
 #include "result.h"
 
@@ -11,7 +12,9 @@ using streamhal::cuda::ToCUresult;
 
 namespace {
 
-DeviceAttribute ToCore(CUdevice_attribute attribute) {
+// `attribute` is the caller's CUdevice_attribute read as an int
+// (core/c_enum.h): C callers may pass numbers outside the enum.
+DeviceAttribute ToCore(int attribute) {
   switch (attribute) {
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return DeviceAttribute::kMaxThreadsPerBlock;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: return DeviceAttribute::kMaxBlockDimX;
@@ -102,13 +105,12 @@ DeviceAttribute ToCore(CUdevice_attribute attribute) {
   }
   // Every other enumerator is a real attribute (textures, surfaces, ...)
   // this device model has no value for; anything outside the enum is not.
-  const int value = static_cast<int>(attribute);
-  return value >= 1 && value < static_cast<int>(CU_DEVICE_ATTRIBUTE_MAX)
+  return attribute >= 1 && attribute < static_cast<int>(CU_DEVICE_ATTRIBUTE_MAX)
              ? DeviceAttribute::kNotReported
              : DeviceAttribute::kInvalid;
 }
 
-streamhal::PeerAttribute ToCore(CUdevice_P2PAttribute attribute) {
+streamhal::PeerAttribute ToPeerAttribute(int attribute) {
   switch (attribute) {
     case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
       return streamhal::PeerAttribute::kPerformanceRank;
@@ -147,7 +149,8 @@ CUresult cuDeviceTotalMem(size_t* bytes, CUdevice dev) {
 }
 
 CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev) {
-  return ToCUresult(streamhal::GetDeviceAttribute(pi, ToCore(attrib), dev));
+  const DeviceAttribute attribute = ToCore(streamhal::EnumArgument(attrib));
+  return ToCUresult(streamhal::GetDeviceAttribute(pi, attribute, dev));
 }
 
 CUresult cuDeviceComputeCapability(int* major, int* minor, CUdevice dev) {
@@ -164,7 +167,8 @@ CUresult cuDeviceCanAccessPeer(int* can_access_peer, CUdevice dev, CUdevice peer
 
 CUresult cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attrib, CUdevice src_device,
                                  CUdevice dst_device) {
-  return ToCUresult(streamhal::GetPeerAttribute(value, ToCore(attrib), src_device, dst_device));
+  const streamhal::PeerAttribute attribute = ToPeerAttribute(streamhal::EnumArgument(attrib));
+  return ToCUresult(streamhal::GetPeerAttribute(value, attribute, src_device, dst_device));
 }
 
 CUresult cuDeviceGetPCIBusId(char* pci_bus_id, int len, CUdevice dev) {

@@ -1,5 +1,7 @@
 #include "cuda_binding/src/error_strings.h"
 
+#include "core/c_enum.h"
+
 namespace streamhal::cuda {
 namespace {
 
@@ -11,8 +13,11 @@ struct ResultText {
 // One case per enumerator and no default label: -Wswitch (an error in this
 // build) rejects a CUresult enumerator added to cuda.h without an entry here.
 // The name is the stringized enumerator, so it cannot drift from cuda.h.
-const ResultText* Find(CUresult r) {
-  switch (r) {
+const ResultText* Find(int r) {
+  // Only a number in the enumerators' range is a CUresult value; the switch
+  // is on the enum so -Wswitch still sees every enumerator.
+  if (!EnumInRange(r, CUDA_SUCCESS, CUDA_ERROR_UNKNOWN)) return nullptr;
+  switch (static_cast<CUresult>(r)) {
 #define SH_RESULT_TEXT(code, text)                  \
   case code: {                                      \
     static constexpr ResultText kText{#code, text}; \
@@ -136,12 +141,12 @@ const ResultText* Find(CUresult r) {
 
 }  // namespace
 
-const char* ResultName(CUresult r) {
+const char* ResultName(int r) {
   const ResultText* text = Find(r);
   return text == nullptr ? nullptr : text->name;
 }
 
-const char* ResultString(CUresult r) {
+const char* ResultString(int r) {
   const ResultText* text = Find(r);
   return text == nullptr ? nullptr : text->description;
 }

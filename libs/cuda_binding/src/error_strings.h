@@ -7,14 +7,17 @@
 
 namespace streamhal::cuda {
 
+// `r` is an int: cuGetErrorName's caller may pass any number (see
+// core/c_enum.h).
+
 // The enumerator's spelling, e.g. "CUDA_ERROR_INVALID_VALUE". Returns nullptr
 // when `r` is not a CUresult enumerator (CUDA: cuGetErrorName then reports
 // CUDA_ERROR_INVALID_VALUE).
-const char* ResultName(CUresult r);
+const char* ResultName(int r);
 
 // A short description starting in lower case, e.g. "invalid argument value".
 // Returns nullptr when `r` is not a CUresult enumerator.
-const char* ResultString(CUresult r);
+const char* ResultString(int r);
 
 }  // namespace streamhal::cuda
 

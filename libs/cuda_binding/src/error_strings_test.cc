@@ -1,6 +1,7 @@
 #include "cuda_binding/src/error_strings.h"
 
 #include <cctype>
+#include <climits>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -117,7 +118,7 @@ constexpr Published kPublished[] = {
 
 TEST(ErrorStringsTest, EveryPublishedResultHasItsSpellingAsName) {
   for (const Published& p : kPublished) {
-    const char* name = ResultName(static_cast<CUresult>(p.value));
+    const char* name = ResultName(p.value);
     ASSERT_NE(name, nullptr) << "no name for " << p.value;
     EXPECT_STREQ(name, p.spelling) << "value " << p.value;
   }
@@ -125,7 +126,7 @@ TEST(ErrorStringsTest, EveryPublishedResultHasItsSpellingAsName) {
 
 TEST(ErrorStringsTest, EveryPublishedResultHasALowerCaseDescription) {
   for (const Published& p : kPublished) {
-    const char* text = ResultString(static_cast<CUresult>(p.value));
+    const char* text = ResultString(p.value);
     ASSERT_NE(text, nullptr) << p.spelling;
     ASSERT_GT(std::strlen(text), 0u) << p.spelling;
     EXPECT_TRUE(std::islower(static_cast<unsigned char>(text[0])))
@@ -145,8 +146,16 @@ TEST(ErrorStringsTest, NamesMatchEnumeratorsByValue) {
 // 402 were only assigned by later releases).
 TEST(ErrorStringsTest, UnassignedValuesHaveNoNameOrDescription) {
   for (int value : {9, 33, 35, 103, 203, 225, 305, 402, 501, 706, 813, 913, 998, 1000, 1023}) {
-    EXPECT_EQ(ResultName(static_cast<CUresult>(value)), nullptr) << value;
-    EXPECT_EQ(ResultString(static_cast<CUresult>(value)), nullptr) << value;
+    EXPECT_EQ(ResultName(value), nullptr) << value;
+    EXPECT_EQ(ResultString(value), nullptr) << value;
+  }
+}
+
+// A C caller may pass numbers outside the enum's range: they are no result.
+TEST(ErrorStringsTest, NumbersOutsideTheEnumHaveNoNameOrDescription) {
+  for (int value : {-1, 1024, 12345, INT_MAX, INT_MIN}) {
+    EXPECT_EQ(ResultName(value), nullptr) << value;
+    EXPECT_EQ(ResultString(value), nullptr) << value;
   }
 }
 

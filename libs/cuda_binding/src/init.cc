@@ -1,6 +1,7 @@
 // Initialisation, version and error strings.
 #include <cuda.h>
 
+#include "core/c_enum.h"
 #include "core/runtime.h"
 #include "error_strings.h"
 #include "result.h"
@@ -22,14 +23,14 @@ CUresult cuDriverGetVersion(int* driver_version) {
 
 CUresult cuGetErrorName(CUresult error, const char** name) {
   if (name == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  const char* text = streamhal::cuda::ResultName(error);
+  const char* text = streamhal::cuda::ResultName(streamhal::EnumArgument(error));
   *name = text;
   return text != nullptr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cuGetErrorString(CUresult error, const char** description) {
   if (description == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  const char* text = streamhal::cuda::ResultString(error);
+  const char* text = streamhal::cuda::ResultString(streamhal::EnumArgument(error));
   *description = text;
   return text != nullptr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }

@@ -2,6 +2,7 @@
 // and function attributes.
 #include <cuda.h>
 
+#include "core/c_enum.h"
 #include "core/handle.h"
 #include "core/module.h"
 #include "result.h"
@@ -51,12 +52,12 @@ CUresult cuModuleGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUmodule module, co
 
 CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc) {
   return ToCUresult(
-      streamhal::FuncGetAttribute(pi, static_cast<int>(attrib), HandleValue(hfunc)));
+      streamhal::FuncGetAttribute(pi, streamhal::EnumArgument(attrib), HandleValue(hfunc)));
 }
 
 CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
   return ToCUresult(
-      streamhal::FuncSetAttribute(HandleValue(hfunc), static_cast<int>(attrib), value));
+      streamhal::FuncSetAttribute(HandleValue(hfunc), streamhal::EnumArgument(attrib), value));
 }
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include "call.h"
+#include "core/c_enum.h"
 #include "core/context.h"
 #include "core/handle.h"
 
@@ -65,7 +66,8 @@ hipError_t hipCtxGetCacheConfig(hipFuncCache_t* cache_config) {
 }
 
 hipError_t hipCtxSetCacheConfig(hipFuncCache_t cache_config) {
-  return Call([&] { return streamhal::SetContextCacheConfig(static_cast<int>(cache_config)); });
+  const int config = streamhal::EnumArgument(cache_config);
+  return Call([&] { return streamhal::SetContextCacheConfig(config); });
 }
 
 hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig* config) {
@@ -74,7 +76,8 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig* config) {
 }
 
 hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
-  return Call([&] { return streamhal::SetContextSharedMemConfig(static_cast<int>(config)); });
+  const int value = streamhal::EnumArgument(config);
+  return Call([&] { return streamhal::SetContextSharedMemConfig(value); });
 }
 
 hipError_t hipCtxEnablePeerAccess(hipCtx_t peer_ctx, unsigned int flags) {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "call.h"
+#include "core/c_enum.h"
 #include "core/device_attribute.h"
 
 using streamhal::DeviceAttribute;
@@ -15,7 +16,9 @@ using streamhal::hip::RuntimeCall;
 
 namespace {
 
-DeviceAttribute ToCore(hipDeviceAttribute_t attribute) {
+// `attribute` is the caller's hipDeviceAttribute_t read as an int
+// (core/c_enum.h): C callers may pass numbers outside the enum.
+DeviceAttribute ToCore(int attribute) {
   switch (attribute) {
     case hipDeviceAttributeMaxThreadsPerBlock: return DeviceAttribute::kMaxThreadsPerBlock;
     case hipDeviceAttributeMaxBlockDimX: return DeviceAttribute::kMaxBlockDimX;
@@ -101,16 +104,15 @@ DeviceAttribute ToCore(hipDeviceAttribute_t attribute) {
   }
   // Other enumerators of the CUDA-compatible and AMD-specific ranges are
   // real attributes without a value in this device model.
-  const int value = static_cast<int>(attribute);
-  const bool cuda_range = value >= hipDeviceAttributeCudaCompatibleBegin &&
-                          value < hipDeviceAttributeCudaCompatibleEnd &&
-                          value <= hipDeviceAttributeVirtualMemoryManagementSupported;
-  const bool amd_range = value >= hipDeviceAttributeAmdSpecificBegin &&
-                         value < hipDeviceAttributeAmdSpecificEnd;
+  const bool cuda_range = attribute >= hipDeviceAttributeCudaCompatibleBegin &&
+                          attribute < hipDeviceAttributeCudaCompatibleEnd &&
+                          attribute <= hipDeviceAttributeVirtualMemoryManagementSupported;
+  const bool amd_range = attribute >= hipDeviceAttributeAmdSpecificBegin &&
+                         attribute < hipDeviceAttributeAmdSpecificEnd;
   return cuda_range || amd_range ? DeviceAttribute::kNotReported : DeviceAttribute::kInvalid;
 }
 
-streamhal::PeerAttribute ToCore(hipDeviceP2PAttr attribute) {
+streamhal::PeerAttribute ToPeerAttribute(int attribute) {
   switch (attribute) {
     case hipDevP2PAttrPerformanceRank: return streamhal::PeerAttribute::kPerformanceRank;
     case hipDevP2PAttrAccessSupported: return streamhal::PeerAttribute::kAccessSupported;
@@ -123,13 +125,10 @@ streamhal::PeerAttribute ToCore(hipDeviceP2PAttr attribute) {
 }
 
 // hipLimit_t has only the first three of CUDA's limits (0..2, same
-// numbers); hipLimitRange and anything else is unsupported. The value is read
-// as an int because callers may pass numbers outside the enum.
-int ToCoreLimit(hipLimit_t limit) {
-  int raw = 0;
-  static_assert(sizeof(limit) == sizeof(raw), "hipLimit_t is int-sized");
-  std::memcpy(&raw, &limit, sizeof(raw));
-  return raw >= hipLimitStackSize && raw <= hipLimitMallocHeapSize ? raw : -1;
+// numbers); hipLimitRange and anything else is unsupported. `limit` is the
+// caller's hipLimit_t read as an int (core/c_enum.h).
+int ToCoreLimit(int limit) {
+  return limit >= hipLimitStackSize && limit <= hipLimitMallocHeapSize ? limit : -1;
 }
 
 template <size_t N>
@@ -216,7 +215,8 @@ hipError_t hipDeviceTotalMem(size_t* bytes, hipDevice_t device) {
 }
 
 hipError_t hipDeviceGetAttribute(int* pi, hipDeviceAttribute_t attr, int device) {
-  return Call([&] { return streamhal::GetDeviceAttribute(pi, ToCore(attr), device); });
+  const DeviceAttribute attribute = ToCore(streamhal::EnumArgument(attr));
+  return Call([&] { return streamhal::GetDeviceAttribute(pi, attribute, device); });
 }
 
 hipError_t hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device) {
@@ -246,8 +246,9 @@ hipError_t hipDeviceCanAccessPeer(int* can_access_peer, int device, int peer_dev
 
 hipError_t hipDeviceGetP2PAttribute(int* value, hipDeviceP2PAttr attr, int src_device,
                                     int dst_device) {
+  const streamhal::PeerAttribute attribute = ToPeerAttribute(streamhal::EnumArgument(attr));
   return Call(
-      [&] { return streamhal::GetPeerAttribute(value, ToCore(attr), src_device, dst_device); });
+      [&] { return streamhal::GetPeerAttribute(value, attribute, src_device, dst_device); });
 }
 
 hipError_t hipDeviceGetPCIBusId(char* pci_bus_id, int len, int device) {
@@ -275,11 +276,13 @@ hipError_t hipDeviceReset(void) {
 }
 
 hipError_t hipDeviceGetLimit(size_t* value, enum hipLimit_t limit) {
-  return RuntimeCall([&] { return streamhal::GetContextLimit(value, ToCoreLimit(limit)); });
+  const int core_limit = ToCoreLimit(streamhal::EnumArgument(limit));
+  return RuntimeCall([&] { return streamhal::GetContextLimit(value, core_limit); });
 }
 
 hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value) {
-  return RuntimeCall([&] { return streamhal::SetContextLimit(ToCoreLimit(limit), value); });
+  const int core_limit = ToCoreLimit(streamhal::EnumArgument(limit));
+  return RuntimeCall([&] { return streamhal::SetContextLimit(core_limit, value); });
 }
 
 hipError_t hipDeviceGetStreamPriorityRange(int* least_priority, int* greatest_priority) {

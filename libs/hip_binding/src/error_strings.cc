@@ -1,5 +1,7 @@
 #include "hip_binding/src/error_strings.h"
 
+#include "core/c_enum.h"
+
 namespace streamhal::hip {
 namespace {
 
@@ -11,8 +13,11 @@ struct ErrorText {
 // One switch without a default: -Wswitch (part of -Wall, an error here) names
 // any enumerator this table forgets. Deprecated spellings share their value
 // with a current enumerator, so they are covered by that case.
-constexpr ErrorText Lookup(hipError_t e) {
-  switch (e) {
+constexpr ErrorText Lookup(int e) {
+  // Only a number in the enumerators' range is a hipError_t value; the
+  // switch is on the enum so -Wswitch still sees every enumerator.
+  if (!EnumInRange(e, hipSuccess, hipErrorTbd)) return {nullptr, nullptr};
+  switch (static_cast<hipError_t>(e)) {
     case hipSuccess:
       return {"hipSuccess", "no error"};
     case hipErrorInvalidValue:
@@ -172,14 +177,14 @@ constexpr ErrorText Lookup(hipError_t e) {
     case hipErrorTbd:
       return {"hipErrorTbd", "end-of-range marker; no call returns it"};
   }
-  // C callers may pass any integer, so values outside the enumerators land here.
+  // Numbers inside the range that no enumerator names land here.
   return {nullptr, nullptr};
 }
 
 }  // namespace
 
-const char* ErrorName(hipError_t e) { return Lookup(e).name; }
+const char* ErrorName(int e) { return Lookup(e).name; }
 
-const char* ErrorString(hipError_t e) { return Lookup(e).description; }
+const char* ErrorString(int e) { return Lookup(e).description; }
 
 }  // namespace streamhal::hip

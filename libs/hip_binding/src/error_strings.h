@@ -7,15 +7,18 @@
 
 namespace streamhal::hip {
 
+// `e` is an int: the caller of hipGetErrorName may pass any number (see
+// core/c_enum.h).
+
 // The enumerator's spelling ("hipErrorInvalidValue"). A value shared by a
 // deprecated spelling yields the current one (2 is "hipErrorOutOfMemory", not
 // "hipErrorMemoryAllocation"). nullptr when `e` is not an enumerator; the
 // binding decides what HIP reports then.
-const char* ErrorName(hipError_t e);
+const char* ErrorName(int e);
 
 // A one-line description of what went wrong; nullptr when `e` is not an
 // enumerator.
-const char* ErrorString(hipError_t e);
+const char* ErrorString(int e);
 
 }  // namespace streamhal::hip
 

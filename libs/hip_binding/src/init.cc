@@ -3,6 +3,7 @@
 #include <hip/hip_version.h>
 
 #include "call.h"
+#include "core/c_enum.h"
 #include "core/runtime.h"
 #include "error_strings.h"
 #include "result.h"
@@ -31,24 +32,24 @@ hipError_t hipRuntimeGetVersion(int* runtime_version) {
 }
 
 const char* hipGetErrorName(hipError_t error) {
-  const char* name = streamhal::hip::ErrorName(error);
+  const char* name = streamhal::hip::ErrorName(streamhal::EnumArgument(error));
   return name != nullptr ? name : "hipErrorUnknown";
 }
 
 const char* hipGetErrorString(hipError_t error) {
-  const char* text = streamhal::hip::ErrorString(error);
+  const char* text = streamhal::hip::ErrorString(streamhal::EnumArgument(error));
   return text != nullptr ? text : "unknown error";
 }
 
 hipError_t hipDrvGetErrorName(hipError_t error, const char** name) {
   if (name == nullptr) return hipErrorInvalidValue;
-  *name = streamhal::hip::ErrorName(error);
+  *name = streamhal::hip::ErrorName(streamhal::EnumArgument(error));
   return *name != nullptr ? hipSuccess : hipErrorInvalidValue;
 }
 
 hipError_t hipDrvGetErrorString(hipError_t error, const char** text) {
   if (text == nullptr) return hipErrorInvalidValue;
-  *text = streamhal::hip::ErrorString(error);
+  *text = streamhal::hip::ErrorString(streamhal::EnumArgument(error));
   return *text != nullptr ? hipSuccess : hipErrorInvalidValue;
 }
 

@@ -3,6 +3,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include "call.h"
+#include "core/c_enum.h"
 #include "core/handle.h"
 #include "core/module.h"
 
@@ -61,7 +62,7 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t* dptr, size_t* bytes, hipModule_t h
 
 hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunction_t hfunc) {
   return RuntimeCall([&] {
-    return streamhal::FuncGetAttribute(value, static_cast<int>(attrib), HandleValue(hfunc));
+    return streamhal::FuncGetAttribute(value, streamhal::EnumArgument(attrib), HandleValue(hfunc));
   });
 }
 
@@ -99,7 +100,7 @@ hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func) {
 
 hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int value) {
   return RuntimeCall([&] {
-    return streamhal::FuncSetAttribute(HandleValue(func), static_cast<int>(attr), value);
+    return streamhal::FuncSetAttribute(HandleValue(func), streamhal::EnumArgument(attr), value);
   });
 }
 

@@ -2,11 +2,13 @@
 #include <hip/hip_runtime_api.h>
 
 #include "call.h"
+#include "core/c_enum.h"
 #include "core/handle.h"
 #include "core/status.h"
 #include "core/transfer.h"
 
 using streamhal::CopyKind;
+using streamhal::EnumArgument;
 using streamhal::HandleValue;
 using streamhal::Sync;
 using streamhal::hip::Address;
@@ -14,7 +16,9 @@ using streamhal::hip::RuntimeCall;
 
 namespace {
 
-absl::Status Copy(uint64_t dst, uint64_t src, size_t bytes, hipMemcpyKind kind, hipStream_t stream,
+// `kind` is the caller's hipMemcpyKind read as an int (core/c_enum.h): C
+// callers may pass numbers outside the enum.
+absl::Status Copy(uint64_t dst, uint64_t src, size_t bytes, int kind, hipStream_t stream,
                   Sync sync) {
   CopyKind core_kind;
   switch (kind) {
@@ -25,7 +29,7 @@ absl::Status Copy(uint64_t dst, uint64_t src, size_t bytes, hipMemcpyKind kind, 
     case hipMemcpyDefault: core_kind = CopyKind::kDefault; break;
     default:
       return streamhal::Error(streamhal::ErrorCode::kInvalidMemcpyDirection,
-                              "hipMemcpy: unknown hipMemcpyKind ", static_cast<int>(kind));
+                              "hipMemcpy: unknown hipMemcpyKind ", kind);
   }
   return streamhal::Memcpy(dst, src, bytes, core_kind, HandleValue(stream), sync);
 }
@@ -41,19 +45,22 @@ hipError_t Set(uint64_t dst, uint32_t value, unsigned size, size_t count, hipStr
 extern "C" {
 
 hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {
-  return RuntimeCall(
-      [&] { return Copy(Address(dst), Address(src), bytes, kind, nullptr, Sync::kBlocking); });
+  return RuntimeCall([&] {
+    return Copy(Address(dst), Address(src), bytes, EnumArgument(kind), nullptr, Sync::kBlocking);
+  });
 }
 hipError_t hipMemcpyWithStream(void* dst, const void* src, size_t bytes, hipMemcpyKind kind,
                                hipStream_t stream) {
   // HIP: like hipMemcpyAsync followed by hipStreamSynchronize.
-  return RuntimeCall(
-      [&] { return Copy(Address(dst), Address(src), bytes, kind, stream, Sync::kBlocking); });
+  return RuntimeCall([&] {
+    return Copy(Address(dst), Address(src), bytes, EnumArgument(kind), stream, Sync::kBlocking);
+  });
 }
 hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind,
                           hipStream_t stream) {
-  return RuntimeCall(
-      [&] { return Copy(Address(dst), Address(src), bytes, kind, stream, Sync::kAsync); });
+  return RuntimeCall([&] {
+    return Copy(Address(dst), Address(src), bytes, EnumArgument(kind), stream, Sync::kAsync);
+  });
 }
 hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void* src, size_t bytes) {
   return RuntimeCall([&] {
