@@ -210,6 +210,9 @@ int Run(int argc, char** argv) {
   std::vector<char*> gtest_argv;
   for (std::string& arg : gtest_args) gtest_argv.push_back(arg.data());
   int gtest_argc = static_cast<int>(gtest_argv.size());
+  // argv[argc] must be a null pointer, as in main's: InitGoogleTest removes
+  // each flag it takes by shifting the rest, terminator included, one left.
+  gtest_argv.push_back(nullptr);
   testing::InitGoogleTest(&gtest_argc, gtest_argv.data());
 
   testing::TestEventListeners& listeners = testing::UnitTest::GetInstance()->listeners();
