@@ -6,12 +6,15 @@
 #include <hip/hip_runtime_api.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "c_callers.h"
 #include "conformance_kernels.h"
 #include "conformance_util.h"
 
@@ -208,6 +211,36 @@ TEST_F(ModuleConformance, MalformedImagesInMemoryAreInvalidImage) {
   // A HIP wrapper of an unknown version.
   const HipFatBinaryWrapper wrapper{kHipFatBinaryMagic, 2, bundle.data(), nullptr};
   ExpectImageRejected(&wrapper, CUDA_ERROR_INVALID_IMAGE);
+}
+
+// cuModuleLoadData's image has no size, so it is read only as far as its
+// headers prove it extends: a short buffer that starts with a format's magic
+// is rejected at its first byte that does not fit the format. Each buffer is
+// a heap block of exactly its size, so a sanitizer build sees any read past
+// it.
+TEST_F(ModuleConformance, ShortBuffersStartingWithAMagicAreInvalidImage) {
+  const std::string bundle_magic = "__CLANG_OFFLOAD_BUNDLE__";
+  const std::vector<std::vector<uint8_t>> cases = {
+      // ELF magic, then text where the 64-bit class byte belongs.
+      {0x7f, 'E', 'L', 'F', 'n', 'o', 't', '-', 'e', 'l', 'f', '!', 0},
+      {0x7f, 'E', 'L', 'F', 1},      // ELFCLASS32
+      {0x7f, 'E', 'L', 'F', 2, 2},   // big-endian
+      // Bundle magic, then an entry count over any bundle's.
+      [&] {
+        std::vector<uint8_t> bytes(bundle_magic.begin(), bundle_magic.end());
+        bytes.push_back('x');
+        bytes.push_back('y');
+        return bytes;
+      }(),
+      // HIP's wrapper magic ("HIPF" little-endian) and version 2.
+      {'F', 'P', 'I', 'H', 2},
+  };
+  for (const std::vector<uint8_t>& bytes : cases) {
+    SCOPED_TRACE(testing::PrintToString(bytes));
+    const auto exact = std::make_unique<uint8_t[]>(bytes.size());
+    std::memcpy(exact.get(), bytes.data(), bytes.size());
+    ExpectImageRejected(exact.get(), CUDA_ERROR_INVALID_IMAGE);
+  }
 }
 
 TEST_F(ModuleConformance, MalformedAndTruncatedFilesAreInvalidImage) {

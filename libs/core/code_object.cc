@@ -1,6 +1,9 @@
 // Kernel image parsing. Every offset and length read from an image is checked
 // against the image size, or against kMaxImageBytes when the image came as a
-// bare pointer, before anything at that offset is read.
+// bare pointer, before anything at that offset is read. A bare pointer's
+// headers are read in file order, a byte at a time wherever a byte can show
+// that the image is not what its magic claims, so a short buffer is read no
+// further than its first such byte.
 #include "core/code_object.h"
 
 #include <elf.h>
@@ -11,10 +14,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -95,6 +101,40 @@ class ImageBytes {
     return value;
   }
 
+  // The next reads serve images given without a size: they take one byte at
+  // a time and stop at the first byte that disproves the header, so a short
+  // buffer that merely starts with a magic is never read past that byte.
+
+  // A field whose every byte is known (a version, a header size).
+  template <typename T>
+  absl::Status Expect(uint64_t offset, T expected, std::string_view what) const {
+    static_assert(std::is_unsigned_v<T>);
+    SH_RETURN_IF_ERROR(Check(offset, sizeof(T), what));
+    for (size_t i = 0; i < sizeof(T); ++i) {
+      if (data_[offset + i] != static_cast<uint8_t>(expected >> (8 * i))) {
+        return InvalidImage(absl::StrCat(Sv(what), " is not ", uint64_t{expected}));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // A little-endian count or offset of at most `max`. Later bytes can only
+  // make the value larger, so the value of the bytes read so far already
+  // disproves the field once it exceeds `max`.
+  template <typename T>
+  absl::StatusOr<T> LoadAtMost(uint64_t offset, uint64_t max, std::string_view what) const {
+    static_assert(std::is_unsigned_v<T> && sizeof(T) <= sizeof(uint64_t));
+    SH_RETURN_IF_ERROR(Check(offset, sizeof(T), what));
+    uint64_t value = 0;
+    for (size_t i = 0; i < sizeof(T); ++i) {
+      value |= uint64_t{data_[offset + i]} << (8 * i);
+      if (value > max) {
+        return InvalidImage(absl::StrCat(Sv(what), " is larger than ", max));
+      }
+    }
+    return static_cast<T>(value);
+  }
+
  private:
   const uint8_t* data_;
   std::optional<size_t> size_;
@@ -135,30 +175,66 @@ absl::StatusOr<std::vector<uint32_t>> SpirvFromBytes(const uint8_t* bytes, size_
 
 // ---- ELF code objects --------------------------------------------------------
 
+// Reads and checks the ELF header field by field, in file order (the magic
+// was matched by DetectImageFormat): without a size, each field must hold
+// before the next is read, so a short buffer that starts with "\x7fELF" is
+// read only up to its first byte that is not a streamhal code object's.
+absl::StatusOr<Elf64_Ehdr> ReadElfHeader(const ImageBytes& image) {
+  Elf64_Ehdr ehdr{};
+  SH_RETURN_IF_ERROR(image.Expect<uint8_t>(EI_CLASS, ELFCLASS64,
+                                           "ELF class (code objects are 64-bit)"));
+  SH_RETURN_IF_ERROR(image.Expect<uint8_t>(EI_DATA, ELFDATA2LSB,
+                                           "ELF data encoding (code objects are little-endian)"));
+  SH_RETURN_IF_ERROR(image.Expect<uint8_t>(EI_VERSION, EV_CURRENT, "ELF identification version"));
+  // OS ABI, ABI version and padding: any value.
+  SH_ASSIGN_OR_RETURN(const auto ident,
+                      (image.Load<std::array<unsigned char, EI_NIDENT>>(0, "ELF identification")));
+  std::memcpy(ehdr.e_ident, ident.data(), EI_NIDENT);
+  SH_ASSIGN_OR_RETURN(ehdr.e_type, image.Load<Elf64_Half>(offsetof(Elf64_Ehdr, e_type), "e_type"));
+  SH_ASSIGN_OR_RETURN(ehdr.e_machine,
+                      image.Load<Elf64_Half>(offsetof(Elf64_Ehdr, e_machine), "e_machine"));
+  SH_RETURN_IF_ERROR(
+      image.Expect<Elf64_Word>(offsetof(Elf64_Ehdr, e_version), EV_CURRENT, "ELF version"));
+  ehdr.e_version = EV_CURRENT;
+  SH_ASSIGN_OR_RETURN(ehdr.e_entry,
+                      image.Load<Elf64_Addr>(offsetof(Elf64_Ehdr, e_entry), "e_entry"));
+  SH_ASSIGN_OR_RETURN(ehdr.e_phoff, image.LoadAtMost<Elf64_Off>(offsetof(Elf64_Ehdr, e_phoff),
+                                                                kMaxImageBytes, "e_phoff"));
+  SH_ASSIGN_OR_RETURN(ehdr.e_shoff, image.LoadAtMost<Elf64_Off>(offsetof(Elf64_Ehdr, e_shoff),
+                                                                kMaxImageBytes, "e_shoff"));
+  SH_ASSIGN_OR_RETURN(ehdr.e_flags,
+                      image.Load<Elf64_Word>(offsetof(Elf64_Ehdr, e_flags), "e_flags"));
+  SH_RETURN_IF_ERROR(image.Expect<Elf64_Half>(offsetof(Elf64_Ehdr, e_ehsize),
+                                              sizeof(Elf64_Ehdr), "ELF header size"));
+  ehdr.e_ehsize = sizeof(Elf64_Ehdr);
+  SH_ASSIGN_OR_RETURN(ehdr.e_phentsize,
+                      image.LoadAtMost<Elf64_Half>(offsetof(Elf64_Ehdr, e_phentsize),
+                                                   sizeof(Elf64_Phdr), "e_phentsize"));
+  SH_ASSIGN_OR_RETURN(ehdr.e_phnum,
+                      image.Load<Elf64_Half>(offsetof(Elf64_Ehdr, e_phnum), "e_phnum"));
+  SH_RETURN_IF_ERROR(image.Expect<Elf64_Half>(offsetof(Elf64_Ehdr, e_shentsize),
+                                              sizeof(Elf64_Shdr), "ELF section header size"));
+  ehdr.e_shentsize = sizeof(Elf64_Shdr);
+  // Zero sections also covers extended section numbering, which code objects
+  // never need.
+  SH_ASSIGN_OR_RETURN(ehdr.e_shnum,
+                      image.LoadAtMost<Elf64_Half>(offsetof(Elf64_Ehdr, e_shnum),
+                                                   SHN_LORESERVE - 1, "ELF section count"));
+  if (ehdr.e_shnum == 0) return InvalidImage("ELF code object has no section header table");
+  SH_ASSIGN_OR_RETURN(ehdr.e_shstrndx,
+                      image.LoadAtMost<Elf64_Half>(offsetof(Elf64_Ehdr, e_shstrndx),
+                                                   ehdr.e_shnum - 1,
+                                                   "ELF section name table index"));
+  if (ehdr.e_shstrndx == SHN_UNDEF) return InvalidImage("ELF code object has no section names");
+  return ehdr;
+}
+
 // Checks the ELF header and every header table and section against the image
 // and returns the image's extent: the end of whatever lies furthest.
 absl::StatusOr<uint64_t> ElfExtent(const ImageBytes& image) {
-  SH_ASSIGN_OR_RETURN(const Elf64_Ehdr ehdr, image.Load<Elf64_Ehdr>(0, "ELF header"));
-  if (ehdr.e_ident[EI_CLASS] != ELFCLASS64 || ehdr.e_ident[EI_DATA] != ELFDATA2LSB) {
-    return InvalidImage("ELF code objects must be 64-bit little-endian");
-  }
-  if (ehdr.e_ident[EI_VERSION] != EV_CURRENT || ehdr.e_version != EV_CURRENT) {
-    return InvalidImage("unknown ELF version");
-  }
-  if (ehdr.e_ehsize != sizeof(Elf64_Ehdr)) {
-    return InvalidImage(absl::StrCat("ELF header size ", ehdr.e_ehsize, " is not 64"));
-  }
-  // Zero sections also covers extended section numbering, which code objects
-  // never need.
-  if (ehdr.e_shnum == 0 || ehdr.e_shnum >= SHN_LORESERVE) {
-    return InvalidImage(absl::StrCat("ELF section count ", ehdr.e_shnum, " is unsupported"));
-  }
-  if (ehdr.e_shentsize != sizeof(Elf64_Shdr) || ehdr.e_shoff % 8 != 0) {
-    return InvalidImage("ELF section header table has a bad entry size or alignment");
-  }
-  if (ehdr.e_shstrndx == SHN_UNDEF || ehdr.e_shstrndx >= ehdr.e_shnum) {
-    return InvalidImage(absl::StrCat("ELF section name table index ", ehdr.e_shstrndx,
-                                     " is out of range"));
+  SH_ASSIGN_OR_RETURN(const Elf64_Ehdr ehdr, ReadElfHeader(image));
+  if (ehdr.e_shoff % 8 != 0) {
+    return InvalidImage("ELF section header table is not 8-byte aligned");
   }
   const uint64_t table_bytes = uint64_t{ehdr.e_shnum} * sizeof(Elf64_Shdr);
   SH_RETURN_IF_ERROR(image.Check(ehdr.e_shoff, table_bytes, "ELF section header table"));
@@ -261,26 +337,37 @@ struct Bundle {
   std::vector<BundleEntry> entries;
 };
 
+// Whether `c` may appear in a bundle entry id (a target triple with an
+// optional target id such as "gfx906:xnack+": printable ASCII).
+bool IsBundleIdByte(uint8_t c) { return c > 0x20 && c < 0x7f; }
+
+// Reads the entry table in file order. Without a size, every count, offset
+// and length is checked against its bound as its bytes are read, and the id
+// one byte at a time, so reading stops at the first byte that is not a
+// bundle's (DetectImageFormat matched the magic the same way).
 absl::StatusOr<Bundle> ReadBundle(const ImageBytes& image) {
   SH_ASSIGN_OR_RETURN(const uint64_t count,
-                      image.Load<uint64_t>(kBundleMagic.size(), "bundle entry count"));
-  if (count > kMaxBundleEntries) {
-    return InvalidImage(absl::StrCat("bundle claims ", count, " entries (at most ",
-                                     kMaxBundleEntries, " are accepted)"));
-  }
+                      image.LoadAtMost<uint64_t>(kBundleMagic.size(), kMaxBundleEntries,
+                                                 "bundle entry count"));
   Bundle bundle;
   uint64_t pos = kBundleHeaderBytes;
   for (uint64_t i = 0; i < count; ++i) {
     BundleEntry entry;
-    SH_ASSIGN_OR_RETURN(entry.offset, image.Load<uint64_t>(pos, "bundle entry offset"));
-    SH_ASSIGN_OR_RETURN(entry.size, image.Load<uint64_t>(pos + 8, "bundle entry size"));
+    SH_ASSIGN_OR_RETURN(entry.offset,
+                        image.LoadAtMost<uint64_t>(pos, kMaxImageBytes, "bundle entry offset"));
+    SH_ASSIGN_OR_RETURN(entry.size,
+                        image.LoadAtMost<uint64_t>(pos + 8, kMaxImageBytes, "bundle entry size"));
     SH_ASSIGN_OR_RETURN(const uint64_t id_size,
-                        image.Load<uint64_t>(pos + 16, "bundle entry id length"));
+                        image.LoadAtMost<uint64_t>(pos + 16, kMaxBundleIdBytes,
+                                                   "bundle entry id length"));
     pos += kBundleEntryFixedBytes;
-    if (id_size > kMaxBundleIdBytes) {
-      return InvalidImage(absl::StrCat("bundle entry ", i, " has an id of ", id_size, " bytes"));
-    }
     SH_RETURN_IF_ERROR(image.Check(pos, id_size, "bundle entry id"));
+    for (uint64_t j = 0; j < id_size; ++j) {
+      if (!IsBundleIdByte(image.data()[pos + j])) {
+        return InvalidImage(absl::StrFormat("bundle entry %d: id byte 0x%02x is not printable", i,
+                                            image.data()[pos + j]));
+      }
+    }
     entry.id.assign(reinterpret_cast<const char*>(image.data() + pos), id_size);
     pos += id_size;
     if (entry.size != 0) {
@@ -336,6 +423,8 @@ absl::StatusOr<std::vector<std::vector<uint32_t>>> ParseBundle(const uint8_t* da
   return modules;
 }
 
+// The magic was matched by DetectImageFormat; the version is checked a byte
+// at a time before the pointer after it is read. The unused field is not read.
 absl::StatusOr<HipFatBinaryWrapper> ReadWrapper(const uint8_t* data, std::optional<size_t> size) {
   if (size.has_value()) {
     // The wrapper's payload is a host pointer, meaningless outside the process
@@ -343,12 +432,16 @@ absl::StatusOr<HipFatBinaryWrapper> ReadWrapper(const uint8_t* data, std::option
     return InvalidImage(
         "a HIP fat-binary wrapper holds a host pointer; it can only be loaded from memory");
   }
-  SH_ASSIGN_OR_RETURN(const HipFatBinaryWrapper wrapper,
-                      ImageBytes(data, size).Load<HipFatBinaryWrapper>(0, "HIP fat-binary wrapper"));
-  if (wrapper.version != kHipFatBinaryVersion) {
-    return InvalidImage(absl::StrCat("HIP fat-binary wrapper version ", wrapper.version,
-                                     " (only ", kHipFatBinaryVersion, " is known)"));
-  }
+  const ImageBytes image(data, size);
+  HipFatBinaryWrapper wrapper{};
+  wrapper.magic = kHipFatBinaryMagic;
+  SH_RETURN_IF_ERROR(image.Expect<uint32_t>(offsetof(HipFatBinaryWrapper, version),
+                                            kHipFatBinaryVersion,
+                                            "HIP fat-binary wrapper version"));
+  wrapper.version = kHipFatBinaryVersion;
+  SH_ASSIGN_OR_RETURN(wrapper.binary,
+                      image.Load<const void*>(offsetof(HipFatBinaryWrapper, binary),
+                                              "HIP fat-binary wrapper binary"));
   if (wrapper.binary == nullptr) return InvalidImage("HIP fat-binary wrapper has no binary");
   return wrapper;
 }
@@ -461,6 +554,7 @@ absl::StatusOr<size_t> ImageExtent(const void* data, std::optional<size_t> size)
     case ImageFormat::kHipFatBinaryWrapper:
       SH_RETURN_IF_ERROR(ImageBytes(bytes, size).Check(0, sizeof(HipFatBinaryWrapper),
                                                        "HIP fat-binary wrapper"));
+      if (!size.has_value()) SH_RETURN_IF_ERROR(ReadWrapper(bytes, size).status());
       return sizeof(HipFatBinaryWrapper);
     case ImageFormat::kGlsl: {
       SH_ASSIGN_OR_RETURN(const std::string_view text, GlslText(bytes, size));

@@ -30,7 +30,11 @@
 // Anything malformed or truncated is ErrorCode::kInvalidImage. With a known
 // size nothing outside [data, data + size) is read. Without one, only the
 // bytes the headers claim are read, and every claim is bounded (kMaxImageBytes
-// for binaries, kMaxGlslBytes for source).
+// for binaries, kMaxGlslBytes for source); headers are read in order and
+// reading stops at the first byte that does not fit the format (an ELF class,
+// data or version byte, a count or offset over its bound, a bundle id byte
+// that is not printable), so a short buffer that merely starts with a magic
+// is not read past that byte.
 #ifndef STREAMHAL_CORE_CODE_OBJECT_H_
 #define STREAMHAL_CORE_CODE_OBJECT_H_
 

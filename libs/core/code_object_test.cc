@@ -1,5 +1,8 @@
 #include "core/code_object.h"
 
+#include <elf.h>
+
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -363,6 +366,103 @@ TEST(HipWrapperTest, MalformedWrappersAreInvalidImage) {
   EXPECT_EQ(CodeOf(ParseImage(&null_binary, std::nullopt, {})), ErrorCode::kInvalidImage);
   const HipFatBinaryWrapper not_a_bundle{kHipFatBinaryMagic, 1, elf.data(), nullptr};
   EXPECT_EQ(CodeOf(ParseImage(&not_a_bundle, std::nullopt, {})), ErrorCode::kInvalidImage);
+}
+
+// ---- images given without a size ------------------------------------------------
+
+// cuModuleLoadData gets a pointer and no size, so a binary image is read only
+// as far as its headers prove it extends. A short buffer that starts with a
+// magic must be rejected at its first byte that is not what the magic claims,
+// without a read past it: each buffer below lives on the heap with exactly its
+// size, so the address sanitizer fails the test on any such read.
+ErrorCode SizeLessParse(const std::vector<uint8_t>& bytes) {
+  auto copy = ExactCopy(bytes, bytes.size());
+  const ErrorCode parsed = CodeOf(ParseImage(copy.get(), std::nullopt, {}));
+  const ErrorCode measured = ErrorCodeOf(ImageExtent(copy.get(), std::nullopt).status());
+  EXPECT_EQ(parsed, measured);
+  return parsed;
+}
+
+// The first `n` bytes of `bytes` with the last one replaced by `last`.
+std::vector<uint8_t> PrefixEndingIn(const std::vector<uint8_t>& bytes, size_t n, uint8_t last) {
+  std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+  prefix.back() = last;
+  return prefix;
+}
+
+TEST(SizeLessImageTest, ShortBufferWithTheElfMagicIsReadOnlyToItsFirstWrongByte) {
+  const auto elf = WriteElfCodeObject({TinyModule(1)});
+  const std::vector<std::pair<std::string, std::vector<uint8_t>>> cases = {
+      {"13 bytes of text after the magic",
+       {0x7f, 'E', 'L', 'F', 'n', 'o', 't', '-', 'e', 'l', 'f', '!', 0}},
+      {"ELFCLASS32", PrefixEndingIn(elf, EI_CLASS + 1, ELFCLASS32)},
+      {"big-endian", PrefixEndingIn(elf, EI_DATA + 1, ELFDATA2MSB)},
+      {"identification version 0", PrefixEndingIn(elf, EI_VERSION + 1, EV_NONE)},
+      {"e_version 2", PrefixEndingIn(elf, offsetof(Elf64_Ehdr, e_version) + 1, 2)},
+      {"e_shoff beyond 1 GiB", PrefixEndingIn(elf, offsetof(Elf64_Ehdr, e_shoff) + 4, 0x80)},
+      {"e_ehsize of ELF32", PrefixEndingIn(elf, offsetof(Elf64_Ehdr, e_ehsize) + 1, 52)},
+      {"e_shentsize of ELF32", PrefixEndingIn(elf, offsetof(Elf64_Ehdr, e_shentsize) + 1, 40)},
+  };
+  for (const auto& [what, bytes] : cases) {
+    EXPECT_EQ(SizeLessParse(bytes), ErrorCode::kInvalidImage) << what;
+  }
+}
+
+TEST(SizeLessImageTest, ShortBufferWithTheBundleMagicIsReadOnlyToItsFirstWrongByte) {
+  const std::string magic(kBundleMagic);
+  auto bundle_with = [&](std::vector<uint8_t> tail) {
+    std::vector<uint8_t> bytes(magic.begin(), magic.end());
+    bytes.insert(bytes.end(), tail.begin(), tail.end());
+    return bytes;
+  };
+  const std::vector<uint8_t> one_entry = {1, 0, 0, 0, 0, 0, 0, 0};
+  auto entry = [&](std::vector<uint8_t> fields) {
+    std::vector<uint8_t> tail = one_entry;
+    tail.insert(tail.end(), fields.begin(), fields.end());
+    return bundle_with(tail);
+  };
+  const std::vector<uint8_t> zero8(8, 0);
+  auto concat = [](std::vector<std::vector<uint8_t>> parts) {
+    std::vector<uint8_t> out;
+    for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
+    return out;
+  };
+  const std::vector<std::pair<std::string, std::vector<uint8_t>>> cases = {
+      // Text after the magic: "xy" already counts more than 4096 entries.
+      {"text entry count", bundle_with({'x', 'y'})},
+      {"entry offset beyond 1 GiB", entry({0, 0, 0, 0x80})},
+      {"entry size beyond 1 GiB", entry(concat({zero8, {0, 0, 0, 0x80}}))},
+      {"id longer than 4096 bytes", entry(concat({zero8, zero8, {0, 0x20}}))},
+      {"NUL inside the id", entry(concat({zero8, zero8, {4, 0, 0, 0, 0, 0, 0, 0}, {'a', 'b', 0}}))},
+  };
+  for (const auto& [what, bytes] : cases) {
+    EXPECT_EQ(SizeLessParse(bytes), ErrorCode::kInvalidImage) << what;
+  }
+}
+
+TEST(SizeLessImageTest, ShortHipWrapperIsReadOnlyToItsFirstWrongByte) {
+  uint8_t magic[4];
+  std::memcpy(magic, &kHipFatBinaryMagic, 4);
+  const std::vector<uint8_t> version2 = {magic[0], magic[1], magic[2], magic[3], 2};
+  EXPECT_EQ(SizeLessParse(version2), ErrorCode::kInvalidImage);
+  const std::vector<uint8_t> high_version = {magic[0], magic[1], magic[2], magic[3], 1, 0, 0, 7};
+  EXPECT_EQ(SizeLessParse(high_version), ErrorCode::kInvalidImage);
+  // A wrapper around a buffer that is only a bundle's magic and text.
+  const std::string text = std::string(kBundleMagic) + "xy";
+  auto bundle = ExactCopy(std::vector<uint8_t>(text.begin(), text.end()), text.size());
+  const HipFatBinaryWrapper wrapper{kHipFatBinaryMagic, 1, bundle.get(), nullptr};
+  EXPECT_EQ(CodeOf(ParseImage(&wrapper, std::nullopt, {})), ErrorCode::kInvalidImage);
+}
+
+TEST(SizeLessImageTest, WellFormedImagesStillLoadFromExactBuffers) {
+  const auto elf = WriteElfCodeObject({TinyModule(3)});
+  const auto fatbin = OurFatBinary({TinyModule(4)});
+  for (const auto* bytes : {&elf, &fatbin}) {
+    auto copy = ExactCopy(*bytes, bytes->size());
+    const auto image = ParseImage(copy.get(), std::nullopt, {});
+    ASSERT_TRUE(image.ok()) << image.status();
+    EXPECT_EQ(*ImageExtent(copy.get(), std::nullopt), bytes->size());
+  }
 }
 
 // ---- GLSL -----------------------------------------------------------------------
