@@ -152,6 +152,20 @@ TEST_F(ModuleConformance, LoadOfAMissingFileIsFileNotFound) {
   EXPECT_EQ(hip_module, nullptr);
 }
 
+// CUDA documents CUDA_ERROR_FILE_NOT_FOUND for a file it cannot load; a
+// directory opens but cannot be read as one.
+TEST_F(ModuleConformance, LoadOfADirectoryIsFileNotFound) {
+  CUmodule cuda_module = nullptr;
+  hipModule_t hip_module = nullptr;
+  const std::string directory = testing::TempDir();
+  EXPECT_BOTH(CUDA_ERROR_FILE_NOT_FOUND, cuModuleLoad(&cuda_module, directory.c_str()),
+              hipModuleLoad(&hip_module, directory.c_str()));
+  EXPECT_BOTH(CUDA_ERROR_FILE_NOT_FOUND, cuModuleLoad(&cuda_module, "/"),
+              hipModuleLoad(&hip_module, "/"));
+  EXPECT_EQ(cuda_module, nullptr);
+  EXPECT_EQ(hip_module, nullptr);
+}
+
 TEST_F(ModuleConformance, LoadRejectsNullArgumentsAndNeedsAContext) {
   CUmodule cuda_module = nullptr;
   hipModule_t hip_module = nullptr;

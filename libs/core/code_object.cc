@@ -612,9 +612,9 @@ absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> s
   return image;
 }
 
-absl::StatusOr<LoadedImage> ParseImageFile(const std::string& path, const GlslOptions& glsl,
-                                           std::string* error_log_out) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+absl::StatusOr<std::vector<uint8_t>> ReadImageFile(const std::string& path) {
+  // Non-blocking, so a FIFO is refused below instead of waiting for a writer.
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     return Error(ErrorCode::kFileNotFound, "cannot open kernel file '", path,
                  "': ", std::strerror(errno));
@@ -623,6 +623,8 @@ absl::StatusOr<LoadedImage> ParseImageFile(const std::string& path, const GlslOp
     int fd;
     ~FdCloser() { close(fd); }
   } closer{fd};
+  // A directory opens like a file but reading it fails (EISDIR); a FIFO or
+  // device could block or never end. Only regular files are kernel files.
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     return Error(ErrorCode::kFileNotFound, "kernel file '", path, "' is not a regular file");
@@ -642,6 +644,12 @@ absl::StatusOr<LoadedImage> ParseImageFile(const std::string& path, const GlslOp
     }
     done += static_cast<size_t>(n);
   }
+  return contents;
+}
+
+absl::StatusOr<LoadedImage> ParseImageFile(const std::string& path, const GlslOptions& glsl,
+                                           std::string* error_log_out) {
+  SH_ASSIGN_OR_RETURN(const std::vector<uint8_t> contents, ReadImageFile(path));
   GlslOptions file_glsl = glsl;
   if (file_glsl.source_name.empty()) file_glsl.source_name = Basename(path);
   // An empty file has no data pointer; give ParseImage a valid one so it

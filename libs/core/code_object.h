@@ -108,6 +108,11 @@ absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> s
                                        const GlslOptions& glsl,
                                        std::string* error_log_out = nullptr);
 
+// Reads a kernel file whole. A path that cannot be opened or read, or that
+// is not a regular file (a directory, a FIFO), is ErrorCode::kFileNotFound;
+// a file above kMaxImageBytes is ErrorCode::kInvalidImage.
+absl::StatusOr<std::vector<uint8_t>> ReadImageFile(const std::string& path);
+
 // Reads a file and parses it with its size known. A file that cannot be
 // opened or read is ErrorCode::kFileNotFound.
 absl::StatusOr<LoadedImage> ParseImageFile(const std::string& path, const GlslOptions& glsl,

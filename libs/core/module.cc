@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <optional>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -219,9 +218,9 @@ absl::Status ModuleLoad(HandleOut out, const char* path) {
   if (out.is_null() || path == nullptr) {
     return Error(ErrorCode::kInvalidValue, "cuModuleLoad: module and fname must not be null");
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Error(ErrorCode::kFileNotFound, "cuModuleLoad: cannot open '", path, "'");
-  std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  // CUDA: a file that cannot be read is CUDA_ERROR_FILE_NOT_FOUND (a
+  // directory included: reading it is an error, never an exception).
+  SH_ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, ReadImageFile(path));
   // A GLSL file's kernel is named after the file unless it says otherwise.
   std::string stem(path);
   if (size_t slash = stem.find_last_of('/'); slash != std::string::npos) stem.erase(0, slash + 1);
