@@ -557,6 +557,39 @@ TEST_F(JitConformance, OptionArraysMustBeGivenWithACount) {
   EXPECT_EQ(hip_module, nullptr);
 }
 
+// CUDA: the options are CUjit_option values; an id the API does not define is
+// CUDA_ERROR_INVALID_VALUE, not an option to ignore. Nothing is loaded and
+// no value slot is written.
+TEST_F(JitConformance, UnknownOptionIdsAreInvalidValue) {
+  const std::vector<std::vector<int>> cuda_cases = {
+      {CU_JIT_NUM_OPTIONS}, {-1}, {12345}, {CU_JIT_WALL_TIME, 1000}, {INT_MIN}};
+  for (std::vector<int> options : cuda_cases) {
+    std::vector<void*> values(options.size(), reinterpret_cast<void*>(0x5a));
+    CUmodule module = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+              CCallCuModuleLoadDataEx(&module, kVectorAddGlsl,
+                                      static_cast<unsigned>(options.size()), options.data(),
+                                      values.data()))
+        << options.back();
+    EXPECT_EQ(module, nullptr);
+    for (void* value : values) EXPECT_EQ(value, reinterpret_cast<void*>(0x5a));
+  }
+  // hipJitOption defines fewer ids than CUjit_option.
+  const std::vector<std::vector<int>> hip_cases = {
+      {hipJitOptionNumOptions}, {-1}, {12345}, {hipJitOptionWallTime, 1000}};
+  for (std::vector<int> options : hip_cases) {
+    std::vector<void*> values(options.size(), reinterpret_cast<void*>(0x5a));
+    hipModule_t module = nullptr;
+    EXPECT_HIP(hipErrorInvalidValue,
+               CCallHipModuleLoadDataEx(&module, kVectorAddGlsl,
+                                        static_cast<unsigned>(options.size()), options.data(),
+                                        values.data()))
+        << options.back();
+    EXPECT_EQ(module, nullptr);
+    for (void* value : values) EXPECT_EQ(value, reinterpret_cast<void*>(0x5a));
+  }
+}
+
 // --- Unload, functions ----------------------------------------------------------------
 
 TEST_F(ModuleConformance, UnloadInvalidatesTheModuleAndItsFunctions) {

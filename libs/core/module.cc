@@ -263,10 +263,18 @@ void* AsOptionValue(size_t value) { return reinterpret_cast<void*>(static_cast<u
 }  // namespace
 
 absl::Status ModuleLoadDataEx(HandleOut out, const void* image, unsigned num_options,
-                              const int* options, void** values) {
+                              const int* options, void** values, int option_count) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   if (num_options > 0 && (options == nullptr || values == nullptr)) {
     return Error(ErrorCode::kInvalidValue, "cuModuleLoadDataEx: options or optionValues is null");
+  }
+  // CUDA: an option id the API does not define is CUDA_ERROR_INVALID_VALUE;
+  // checked before anything is loaded or written back.
+  for (unsigned i = 0; i < num_options; ++i) {
+    if (options[i] < 0 || options[i] >= option_count) {
+      return Error(ErrorCode::kInvalidValue, "cuModuleLoadDataEx: options[", i, "] = ",
+                   options[i], " is not a JIT option (0..", option_count - 1, ")");
+    }
   }
   JitOptions jit;
   for (unsigned i = 0; i < num_options; ++i) {

@@ -111,9 +111,12 @@ absl::Status ModuleLoadData(HandleOut out, const void* image, JitOptions* jit);
 // cuModuleLoadDataEx / hipModuleLoadDataEx. CUjit_option and hipJitOption
 // number the options the same way; the ones that apply to GLSL compiled at
 // load time are honoured (logs, wall time, verbose), the others are accepted
-// and ignored. Outputs are written back into `values` as CUDA specifies.
+// and ignored. `option_count` is the number of ids the caller's API defines
+// (CU_JIT_NUM_OPTIONS, hipJitOptionNumOptions): an id outside
+// [0, option_count) is kInvalidValue, and nothing is loaded. Outputs are
+// written back into `values` as CUDA specifies.
 absl::Status ModuleLoadDataEx(HandleOut out, const void* image, unsigned num_options,
-                              const int* options, void** values);
+                              const int* options, void** values, int option_count);
 // Like ModuleLoadData but only fat binaries (and the HIP wrapper) are
 // accepted.
 absl::Status ModuleLoadFatBinary(HandleOut out, const void* fat_binary);

@@ -26,9 +26,10 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
 CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int num_options,
                             CUjit_option* options, void** option_values) {
   static_assert(sizeof(CUjit_option) == sizeof(int), "CUjit_option is an int-sized enum");
+  // The ids are read as ints (core checks them), never as CUjit_option.
   return ToCUresult(streamhal::ModuleLoadDataEx(HandleOut(module), image, num_options,
                                                 reinterpret_cast<const int*>(options),
-                                                option_values));
+                                                option_values, CU_JIT_NUM_OPTIONS));
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule* module, const void* fat_cubin) {

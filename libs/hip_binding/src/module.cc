@@ -26,9 +26,11 @@ hipError_t hipModuleLoadData(hipModule_t* module, const void* image) {
 hipError_t hipModuleLoadDataEx(hipModule_t* module, const void* image, unsigned int num_options,
                                hipJitOption* options, void** option_values) {
   static_assert(sizeof(hipJitOption) == sizeof(int), "hipJitOption is an int-sized enum");
+  // The ids are read as ints (core checks them), never as hipJitOption.
   return RuntimeCall([&] {
     return streamhal::ModuleLoadDataEx(HandleOut(module), image, num_options,
-                                       reinterpret_cast<const int*>(options), option_values);
+                                       reinterpret_cast<const int*>(options), option_values,
+                                       hipJitOptionNumOptions);
   });
 }
 
