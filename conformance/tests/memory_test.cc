@@ -3,9 +3,12 @@
 // or registered, and its device pointers).
 #include <cuda.h>
 #include <hip/hip_runtime_api.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -318,6 +321,30 @@ TEST_F(MemoryConformance, AllocPitchRejectsBadArguments) {
   EXPECT_HIP(hipErrorInvalidValue, hipMallocPitch(nullptr, &pitch, 64, 4));
   EXPECT_EQ(pointer, 0u);
   EXPECT_EQ(hip_pointer, nullptr);
+}
+
+// A row wider than the device's largest pitch (CU_DEVICE_ATTRIBUTE_MAX_PITCH)
+// has no pitch. SIZE_MAX also checks that rounding the row up to the pitch
+// alignment does not wrap to 0 (and is then divided by).
+TEST_F(MemoryConformance, AllocPitchOfAWidthWithNoPitchIsInvalidValue) {
+  CUdeviceptr pointer = 0;
+  hipDeviceptr_t hip_pointer = nullptr;
+  void* runtime_pointer = nullptr;
+  size_t pitch = 0;
+  std::vector<size_t> widths = {SIZE_MAX, SIZE_MAX - 100};
+  // The attribute is an int: INT_MAX may stand for any larger pitch.
+  const int max_pitch = DeviceAttribute(CU_DEVICE_ATTRIBUTE_MAX_PITCH);
+  if (max_pitch < INT_MAX) widths.push_back(static_cast<size_t>(max_pitch) + 1);
+  for (const size_t width : widths) {
+    SCOPED_TRACE(width);
+    EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemAllocPitch(&pointer, &pitch, width, 1, 4),
+                hipMemAllocPitch(&hip_pointer, &pitch, width, 1, 4));
+    EXPECT_HIP(hipErrorInvalidValue, hipMallocPitch(&runtime_pointer, &pitch, width, 1));
+  }
+  EXPECT_EQ(pointer, 0u);
+  EXPECT_EQ(hip_pointer, nullptr);
+  EXPECT_EQ(runtime_pointer, nullptr);
+  EXPECT_EQ(pitch, 0u);
 }
 
 // --- Page-locked host memory ----------------------------------------------------

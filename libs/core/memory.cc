@@ -244,10 +244,22 @@ absl::Status MemAllocPitch(uint64_t* dptr, size_t* pitch, size_t width_bytes, si
   if (element_size != 4 && element_size != 8 && element_size != 16) {
     return Error(ErrorCode::kInvalidValue, "cuMemAllocPitch: ElementSizeBytes must be 4, 8 or 16");
   }
+  const DeviceProperties& properties = context->device()->properties();
   const uint64_t alignment =
-      std::max<uint64_t>(kPitchAlignment, context->device()->properties().texture_pitch_alignment);
+      std::max<uint64_t>(kPitchAlignment, properties.texture_pitch_alignment);
+  // A row wider than the largest pitch (CU_DEVICE_ATTRIBUTE_MAX_PITCH; where
+  // a device reports none, what 64-bit arithmetic can round) has no pitch.
+  // The bound also keeps the rounding below from wrapping to 0.
+  uint64_t max_pitch = UINT64_MAX - (alignment - 1);
+  if (properties.memory_pitch > 0) {
+    max_pitch = std::min(max_pitch, static_cast<uint64_t>(properties.memory_pitch));
+  }
+  if (width_bytes > max_pitch) {
+    return Error(ErrorCode::kInvalidValue, "cuMemAllocPitch: WidthInBytes ", width_bytes,
+                 " exceeds the largest pitch, ", max_pitch);
+  }
   const uint64_t row = (width_bytes + alignment - 1) / alignment * alignment;
-  if (height > context->device()->properties().max_allocation_size / row) {
+  if (height > properties.max_allocation_size / row) {
     return Error(ErrorCode::kOutOfMemory, "cuMemAllocPitch: ", row, " x ", height,
                  " bytes exceeds the largest allocation");
   }

@@ -75,6 +75,18 @@ TEST_F(MemoryTest, PitchIsAlignedAndValidated) {
   EXPECT_EQ(ErrorCodeOf(MemAllocPitch(&dptr, &pitch, 0, 10, 4)), ErrorCode::kInvalidValue);
 }
 
+TEST_F(MemoryTest, PitchOfAWidthWhoseRowCannotBeRoundedIsInvalidValue) {
+  uint64_t dptr = 0;
+  size_t pitch = 0;
+  // Rounding the row up to the pitch alignment would wrap to 0.
+  for (const size_t width : {SIZE_MAX, SIZE_MAX - 200}) {
+    EXPECT_EQ(ErrorCodeOf(MemAllocPitch(&dptr, &pitch, width, 1, 4)), ErrorCode::kInvalidValue)
+        << width;
+  }
+  EXPECT_EQ(ErrorCodeOf(MemAllocPitch(&dptr, &pitch, size_t{1} << 40, 1, 4)),
+            ErrorCode::kOutOfMemory);
+}
+
 TEST_F(MemoryTest, HostAllocationFlagsAndDevicePointer) {
   void* host = nullptr;
   ASSERT_TRUE(MemHostAlloc(&host, 4096, kHostAllocDeviceMap | kHostAllocPortable, false).ok());
