@@ -588,6 +588,67 @@ TEST_F(MemoryConformance, HostRegisterRejectsBadArgumentsAndOverlaps) {
   EXPECT_CU(CUDA_SUCCESS, cuMemFreeHost(pinned));
 }
 
+// Host pages made for a test: mapped with `protections` (PROT_NONE:
+// reserved but inaccessible); Unmap punches holes, and only what is still
+// mapped is unmapped at the end.
+class HostPages {
+ public:
+  HostPages(size_t count, int protections)
+      : page_(static_cast<size_t>(sysconf(_SC_PAGESIZE))), mapped_(count, true) {
+    base_ = static_cast<char*>(
+        mmap(nullptr, count * page_, protections, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    EXPECT_NE(base_, MAP_FAILED);
+  }
+  ~HostPages() {
+    for (size_t i = 0; i < mapped_.size(); ++i) {
+      if (mapped_[i]) munmap(base_ + i * page_, page_);
+    }
+  }
+  void Unmap(size_t first, size_t count) {
+    ASSERT_EQ(munmap(base_ + first * page_, count * page_), 0);
+    for (size_t i = first; i < first + count; ++i) mapped_[i] = false;
+  }
+  char* page(size_t i) const { return base_ + i * page_; }
+  size_t bytes(size_t pages) const { return pages * page_; }
+
+ private:
+  size_t page_;
+  char* base_ = nullptr;
+  std::vector<bool> mapped_;
+};
+
+// CUDA page-locks what it registers, which fails for memory the process
+// cannot access (CUDA_ERROR_INVALID_VALUE). Accepting it would make a later
+// copy into the range crash the process.
+TEST_F(MemoryConformance, HostRegisterOfMemoryThatCannotBeAccessedIsInvalidValue) {
+  HostPages unmapped(4, PROT_READ | PROT_WRITE);
+  unmapped.Unmap(0, 4);
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(unmapped.page(0), unmapped.bytes(4), 0),
+              hipHostRegister(unmapped.page(0), unmapped.bytes(4), 0));
+  HostPages reserved(2, PROT_NONE);
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(reserved.page(0), reserved.bytes(2), 0),
+              hipHostRegister(reserved.page(0), reserved.bytes(2), 0));
+  // Memory whose last page is gone.
+  HostPages mixed(3, PROT_READ | PROT_WRITE);
+  mixed.Unmap(2, 1);
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(mixed.page(0), mixed.bytes(3), 0),
+              hipHostRegister(mixed.page(0), mixed.bytes(3), 0));
+  // Read-only memory: the device could not write it back.
+  HostPages read_only(1, PROT_READ);
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE,
+              cuMemHostRegister(read_only.page(0), read_only.bytes(1), 0),
+              hipHostRegister(read_only.page(0), read_only.bytes(1), 0));
+  // The accessible part of `mixed` registers, and copies into it work.
+  ASSERT_CU(CUDA_SUCCESS, cuMemHostRegister(mixed.page(0), mixed.bytes(2), 0));
+  CUdeviceptr device = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&device, mixed.bytes(2)));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD8(device, 0x3c, mixed.bytes(2)));
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(mixed.page(0), device, mixed.bytes(2)));
+  EXPECT_EQ(mixed.page(1)[mixed.bytes(1) - 1], 0x3c);
+  EXPECT_CU(CUDA_SUCCESS, cuMemHostUnregister(mixed.page(0)));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(device));
+}
+
 // Limitation: CU_MEMHOSTREGISTER_IOMEMORY names memory of a third-party
 // PCIe device, which Vulkan cannot import.
 TEST_F(MemoryConformance, HostRegisterOfIoMemoryIsNotSupported) {

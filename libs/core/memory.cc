@@ -1,10 +1,21 @@
 #include "core/memory.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "core/context.h"
 #include "core/mutex.h"
 #include "core/runtime.h"
@@ -129,6 +140,96 @@ absl::StatusOr<Allocation*> NewAllocation(Context* context, uint64_t size, Memor
   Allocation* raw = allocation.get();
   GetRegistry().Insert(std::move(allocation));
   return raw;
+}
+
+// ---- host ranges -------------------------------------------------------------
+
+// The whole of /proc/self/maps, or nothing when it cannot be read (no /proc).
+std::optional<std::string> ReadOwnMappings() {
+  const int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string text;
+  char buffer[16384];
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  close(fd);
+  return text;
+}
+
+// Checks that every page of [begin, end) is mapped, readable and, unless
+// `writable` is false, writable, from the process's own mapping list: lines
+// "start-end perms ..." in ascending address order.
+absl::Status CheckMappings(const std::string& maps, uintptr_t begin, uintptr_t end, bool writable,
+                           const char* what) {
+  uintptr_t covered = begin;  // [begin, covered) is known to be accessible
+  for (absl::string_view line : absl::StrSplit(maps, '\n', absl::SkipEmpty())) {
+    const std::vector<absl::string_view> fields =
+        absl::StrSplit(line, absl::MaxSplits(' ', 2), absl::SkipEmpty());
+    if (fields.size() < 2) continue;
+    const std::pair<absl::string_view, absl::string_view> range =
+        absl::StrSplit(fields[0], absl::MaxSplits('-', 1));
+    uint64_t start = 0, stop = 0;
+    if (!absl::SimpleHexAtoi(range.first, &start) || !absl::SimpleHexAtoi(range.second, &stop)) {
+      continue;
+    }
+    if (stop <= covered) continue;
+    if (start > covered) break;  // a hole: the page at `covered` is not mapped
+    const absl::string_view perms = fields[1];
+    if (perms.size() < 2 || perms[0] != 'r' || (writable && perms[1] != 'w')) {
+      return Error(ErrorCode::kInvalidValue, what, ": host page at ",
+                   Ptr(reinterpret_cast<void*>(covered)), " is mapped ", perms,
+                   writable ? "; registering it needs read and write access (or "
+                              "CU_MEMHOSTREGISTER_READ_ONLY)"
+                            : "; registering it needs read access");
+    }
+    covered = stop;
+    if (covered >= end) return absl::OkStatus();
+  }
+  return Error(ErrorCode::kInvalidValue, what, ": host address ",
+               Ptr(reinterpret_cast<void*>(covered)), " is not mapped");
+}
+
+// Without /proc: mincore fails with ENOMEM when any page of the range is
+// unmapped (it cannot see protections).
+absl::Status CheckMapped(uintptr_t begin, uintptr_t end, const char* what) {
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t first = begin & ~(page - 1);
+  constexpr size_t kPagesPerCall = 4096;
+  std::vector<unsigned char> residency(kPagesPerCall);
+  for (uintptr_t at = first; at < end; at += kPagesPerCall * page) {
+    const uintptr_t length = std::min<uintptr_t>(end - at, kPagesPerCall * page);
+    if (mincore(reinterpret_cast<void*>(at), length, residency.data()) != 0) {
+      if (errno != ENOMEM) break;  // mincore itself unavailable: nothing more to learn
+      return Error(ErrorCode::kInvalidValue, what, ": host range [",
+                   Ptr(reinterpret_cast<void*>(at)), ", +", length, ") has unmapped pages");
+    }
+  }
+  return absl::OkStatus();
+}
+
+// CUDA page-locks a registered range, which fails for pages the process
+// cannot access; without this check the import would succeed (lavapipe
+// does not look) and a later copy into the range would crash the process.
+absl::Status CheckHostRangeAccessible(const void* host, uint64_t bytes, bool writable,
+                                      const char* what) {
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(host);
+  if (bytes > UINTPTR_MAX - begin) {
+    return Error(ErrorCode::kInvalidValue, what, ": host range [", Ptr(host), ", +", bytes,
+                 ") wraps around the address space");
+  }
+  const uintptr_t end = begin + bytes;
+  if (std::optional<std::string> maps = ReadOwnMappings()) {
+    return CheckMappings(*maps, begin, end, writable, what);
+  }
+  return CheckMapped(begin, end, what);
 }
 
 // Frees after waiting for the device: CUDA's cuMemFree synchronises, so work
@@ -354,6 +455,8 @@ absl::Status MemHostRegister(void* host, size_t bytes, unsigned flags) {
     return Error(ErrorCode::kHostMemoryAlreadyRegistered, "cuMemHostRegister: [", Ptr(host), ", +",
                  bytes, ") overlaps page-locked memory");
   }
+  SH_RETURN_IF_ERROR(CheckHostRangeAccessible(
+      host, bytes, /*writable=*/(flags & kHostRegisterReadOnly) == 0, "cuMemHostRegister"));
   SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendAllocation> backend,
                       context->device()->backend()->RegisterHostMemory(host, bytes));
   auto allocation = std::make_unique<Allocation>();

@@ -1,5 +1,9 @@
 #include "core/memory.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -114,6 +118,67 @@ TEST_F(MemoryTest, RegisterRejectsOverlapAndUnknownRanges) {
   ASSERT_TRUE(MemHostUnregister(buffer.data()).ok());
   EXPECT_EQ(ErrorCodeOf(MemHostUnregister(buffer.data())), ErrorCode::kHostMemoryNotRegistered);
   EXPECT_EQ(ErrorCodeOf(MemHostRegister(buffer.data(), 16, 0x40)), ErrorCode::kInvalidValue);
+}
+
+// Anonymous pages mapped as `protections` (PROT_NONE: reserved but
+// inaccessible); Unmap punches holes, and only what is still mapped is
+// unmapped at the end.
+class Pages {
+ public:
+  Pages(size_t count, int protections)
+      : page_(static_cast<size_t>(sysconf(_SC_PAGESIZE))), mapped_(count, true) {
+    base_ = static_cast<char*>(
+        mmap(nullptr, count * page_, protections, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    EXPECT_NE(base_, MAP_FAILED);
+  }
+  ~Pages() {
+    for (size_t i = 0; i < mapped_.size(); ++i) {
+      if (mapped_[i]) munmap(base_ + i * page_, page_);
+    }
+  }
+  void Unmap(size_t first, size_t count) {
+    ASSERT_EQ(munmap(base_ + first * page_, count * page_), 0);
+    for (size_t i = first; i < first + count; ++i) mapped_[i] = false;
+  }
+  char* page(size_t i) const { return base_ + i * page_; }
+  size_t bytes(size_t pages) const { return pages * page_; }
+
+ private:
+  size_t page_;
+  char* base_ = nullptr;
+  std::vector<bool> mapped_;
+};
+
+TEST_F(MemoryTest, RegisterOfMemoryThatCannotBeAccessedIsInvalidValue) {
+  const size_t before = LiveAllocationCount();
+  Pages unmapped(2, PROT_READ | PROT_WRITE);
+  unmapped.Unmap(0, 2);
+  EXPECT_EQ(ErrorCodeOf(MemHostRegister(unmapped.page(0), unmapped.bytes(2), 0)),
+            ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(MemHostRegister(unmapped.page(0) + 100, 10, kHostRegisterReadOnly)),
+            ErrorCode::kInvalidValue);
+  const Pages reserved(1, PROT_NONE);
+  EXPECT_EQ(ErrorCodeOf(MemHostRegister(reserved.page(0), reserved.bytes(1), 0)),
+            ErrorCode::kInvalidValue);
+  // Writable memory followed by an unmapped page: only the mapped part may
+  // be registered.
+  Pages mixed(2, PROT_READ | PROT_WRITE);
+  mixed.Unmap(1, 1);
+  EXPECT_EQ(ErrorCodeOf(MemHostRegister(mixed.page(0), mixed.bytes(2), 0)),
+            ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(MemHostRegister(mixed.page(1) - 8, 16, 0)), ErrorCode::kInvalidValue);
+  ASSERT_TRUE(MemHostRegister(mixed.page(0), mixed.bytes(1), 0).ok());
+  ASSERT_TRUE(MemHostUnregister(mixed.page(0)).ok());
+  // Read-only memory needs the read-only flag.
+  const Pages read_only(1, PROT_READ);
+  EXPECT_EQ(ErrorCodeOf(MemHostRegister(read_only.page(0), read_only.bytes(1), 0)),
+            ErrorCode::kInvalidValue);
+  ASSERT_TRUE(MemHostRegister(read_only.page(0), read_only.bytes(1), kHostRegisterReadOnly).ok());
+  ASSERT_TRUE(MemHostUnregister(read_only.page(0)).ok());
+  // A range running past the end of the address space.
+  EXPECT_EQ(ErrorCodeOf(MemHostRegister(reinterpret_cast<void*>(UINTPTR_MAX - 10), 100, 0)),
+            ErrorCode::kInvalidValue);
+  EXPECT_EQ(LiveAllocationCount(), before);
 }
 
 TEST_F(MemoryTest, ContextDestructionFreesItsMemory) {
