@@ -212,6 +212,11 @@ class BackendDevice {
 
   // Waits until every piece of work submitted to this device has finished.
   virtual absl::Status WaitIdle() = 0;
+  // Whether `address` lies in memory the device holds for allocations,
+  // allocated now or not (a freed block kept for reuse). Direction
+  // inference uses it so that a freed device pointer is an error, never
+  // mistaken for host memory.
+  virtual bool IsDeviceMemory(uint64_t /*address*/) { return false; }
 
   // The capabilities below have defaults that report kNotSupported, so a
   // backend can grow one capability at a time.

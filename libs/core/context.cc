@@ -420,6 +420,14 @@ absl::Status SetContextLimit(int limit, size_t value) {
     return Error(ErrorCode::kUnsupportedLimit, "cuCtxSetLimit: unknown limit ", limit);
   }
   const Limit which = static_cast<Limit>(limit);
+  // Kernels have no stack on Vulkan; the value is kept and reported back, up
+  // to a bound that rejects absurd sizes as HIP does (CUDA's driver may
+  // refuse what it cannot provide).
+  constexpr size_t kMaxStackSize = size_t{1} << 20;
+  if (which == Limit::kStackSize && value > kMaxStackSize) {
+    return Error(ErrorCode::kInvalidValue, "cuCtxSetLimit: stack size ", value, " exceeds ",
+                 kMaxStackSize, " bytes");
+  }
   if (which == Limit::kMaxL2FetchGranularity && value > 128) {
     return Error(ErrorCode::kInvalidValue, "cuCtxSetLimit: L2 fetch granularity ", value,
                  " exceeds 128 bytes");

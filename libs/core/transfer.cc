@@ -1,6 +1,7 @@
 #include "core/transfer.h"
 
 #include <cstring>
+#include <utility>
 
 #include "core/context.h"
 #include "core/memory.h"
@@ -114,6 +115,14 @@ absl::Status Memcpy(uint64_t dst, uint64_t src, size_t bytes, CopyKind kind, uin
     }
     const bool dst_device = ResolveAnyRange(dst, bytes).is_device();
     const bool src_device = ResolveAnyRange(src, bytes).is_device();
+    // Device memory outside any live allocation (a freed pointer) is not
+    // host memory, whatever the host can read there.
+    for (const auto& [address, live] : {std::pair{dst, dst_device}, std::pair{src, src_device}}) {
+      if (!live && context->device()->backend()->IsDeviceMemory(address)) {
+        return Error(ErrorCode::kInvalidValue, "memcpy: 0x", absl::Hex(address),
+                     " is device memory that is not allocated (freed?)");
+      }
+    }
     kind = dst_device ? (src_device ? CopyKind::kDeviceToDevice : CopyKind::kHostToDevice)
                       : (src_device ? CopyKind::kDeviceToHost : CopyKind::kHostToHost);
   }

@@ -246,6 +246,14 @@ std::unique_ptr<VulkanAllocation> MemoryPool::AllocateLocked(uint64_t size, uint
   return allocation;
 }
 
+bool MemoryPool::HoldsAddress(uint64_t address) {
+  MutexLock lock(&mutex_);
+  for (const auto& [id, block] : blocks_) {
+    if (address >= block->address() && address - block->address() < block->size()) return true;
+  }
+  return false;
+}
+
 absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryPool::Allocate(uint64_t size,
                                                                        uint64_t requested) {
   {
@@ -467,9 +475,8 @@ std::array<uint64_t, VK_MAX_MEMORY_HEAPS> MemoryAllocator::BudgetRoom() const {
                                               &budget};
   vkGetPhysicalDeviceMemoryProperties2(config_.physical_device, &memory);
   for (uint32_t i = 0; i < memory.memoryProperties.memoryHeapCount; ++i) {
-    room[i] = budget.heapBudget[i] > budget.heapUsage[i]
-                  ? budget.heapBudget[i] - budget.heapUsage[i]
-                  : 0;
+    room[i] =
+        budget.heapBudget[i] > budget.heapUsage[i] ? budget.heapBudget[i] - budget.heapUsage[i] : 0;
   }
   return room;
 }
@@ -485,7 +492,8 @@ uint64_t HeapRoom(const MemoryAllocator::HeapUsage& heap, uint64_t budget_room,
   uint64_t room = held < heap.limit ? heap.limit - held : 0;
   if (budget_room != UINT64_MAX) {
     const uint64_t released = release_cached ? heap.cached : 0;
-    room = std::min(room, budget_room > UINT64_MAX - released ? UINT64_MAX : budget_room + released);
+    room =
+        std::min(room, budget_room > UINT64_MAX - released ? UINT64_MAX : budget_room + released);
   }
   return room;
 }
@@ -504,7 +512,8 @@ absl::StatusOr<uint64_t> MemoryAllocator::ReserveBlockBytes(uint32_t heap, uint6
       const uint64_t room = HeapRoom(use, budget[heap], /*release_cached=*/false);
       if (room >= min_size) {
         // min_size is aligned, so the aligned room still holds it.
-        const uint64_t bytes = std::min(size, std::max(min_size, AlignDown(room, config_.alignment)));
+        const uint64_t bytes =
+            std::min(size, std::max(min_size, AlignDown(room, config_.alignment)));
         use.in_use += bytes;
         return bytes;
       }
@@ -569,8 +578,8 @@ absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryAllocator::CreateBlock(
   BlockOptions options = requested;
   const uint32_t heap = HeapOfType(options.memory_type);
   SH_ASSIGN_OR_RETURN(
-      options.size,
-      ReserveBlockBytes(heap, options.min_size != 0 ? options.min_size : options.size, options.size));
+      options.size, ReserveBlockBytes(heap, options.min_size != 0 ? options.min_size : options.size,
+                                      options.size));
   absl::StatusOr<std::unique_ptr<MemoryBlock>> block = CreateGuardedBlock(options);
   if (!block.ok()) {
     ReleaseBlockBytes(heap, options.size, /*cached=*/false);

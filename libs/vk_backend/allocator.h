@@ -218,6 +218,8 @@ class MemoryPool {
 
   // Releases every empty block (the allocator needs their room).
   void ReleaseEmptyBlocks();
+  // Whether `address` lies in one of the pool's blocks, allocated or not.
+  bool HoldsAddress(uint64_t address);
 
  private:
   friend class VulkanAllocation;

@@ -680,6 +680,12 @@ absl::Status VulkanDevice::CreateLogicalDevice() {
   return absl::OkStatus();
 }
 
+bool VulkanDevice::IsDeviceMemory(uint64_t address) {
+  // Before the logical device exists there is no device memory.
+  if (!created_.load(std::memory_order_acquire)) return false;
+  return allocator_->pool(MemoryKind::kDevice).HoldsAddress(address);
+}
+
 absl::Status VulkanDevice::GetMemoryInfo(uint64_t* free_bytes, uint64_t* total_bytes) {
   SH_RETURN_IF_ERROR(EnsureLogicalDevice());
   // The allocator keeps within the heaps (and the driver's budget), so what

@@ -88,6 +88,7 @@ class VulkanDevice : public streamhal::BackendDevice {
   // heap's size and, with VK_EXT_memory_budget, within the budget (see
   // allocator.h).
   absl::Status GetMemoryInfo(uint64_t* free_bytes, uint64_t* total_bytes) override;
+  bool IsDeviceMemory(uint64_t address) override;
   // Creates the VkDevice if needed, then vkDeviceWaitIdle.
   absl::Status WaitIdle() override;
 
