@@ -10,8 +10,7 @@
 #                            binaries, a HIP wrapper); commit the result
 #
 # Targets: code_object (kernel images of every format), launch_params (a
-# launch's kernelParams and extra array), jit_options (cuModuleLoadDataEx's
-# options with GLSL compiled at load time).
+# launch's kernelParams and extra array).
 #
 # Environment: STREAMHAL_FUZZ_BUILD_DIR (default <repo>/build-fuzz),
 # CC/CXX (default clang-14/clang++-14, else clang/clang++).
@@ -22,7 +21,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${STREAMHAL_FUZZ_BUILD_DIR:-${root}/build-fuzz}"
 corpora="${root}/libs/core/fuzz_corpus"
-targets=(code_object launch_params jit_options)
+targets=(code_object launch_params)
 
 pick() { for c in "$@"; do if command -v "$c" > /dev/null; then echo "$c"; return; fi; done; }
 cc="${CC:-$(pick clang-14 clang)}"
