@@ -455,6 +455,14 @@ absl::Status MemHostRegister(void* host, size_t bytes, unsigned flags) {
     return Error(ErrorCode::kHostMemoryAlreadyRegistered, "cuMemHostRegister: [", Ptr(host), ", +",
                  bytes, ") overlaps page-locked memory");
   }
+  // Device memory is not host memory to register, even where the host can
+  // read it (a device that maps its memory at the device address).
+  const uint64_t address = reinterpret_cast<uintptr_t>(host);
+  if (ResolveAnyRange(address, 1).is_device() ||
+      context->device()->backend()->IsDeviceMemory(address)) {
+    return Error(ErrorCode::kInvalidValue, "cuMemHostRegister: ", Ptr(host),
+                 " is device memory, not host memory");
+  }
   SH_RETURN_IF_ERROR(CheckHostRangeAccessible(
       host, bytes, /*writable=*/(flags & kHostRegisterReadOnly) == 0, "cuMemHostRegister"));
   SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendAllocation> backend,
