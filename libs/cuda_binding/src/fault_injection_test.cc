@@ -56,6 +56,11 @@ CUresult Launch(const Outcome& o, CUstream stream, float scale, float offset) {
 
 void SetFlag(void* flag) { static_cast<std::atomic<int>*>(flag)->store(1); }
 
+// Set by the program's host function. Not on the program's stack: when a
+// later call fails, the program returns while the host function it queued
+// may still be waiting to run.
+std::atomic<int> program_host_ran{0};
+
 // The program: a context, a module, memory, a stream with two launches, a
 // host function and two events between them, an elapsed time and a
 // synchronous copy back, checked. Stops at the first failing call; leaves
@@ -87,7 +92,8 @@ Outcome RunProgram() {
   CUevent start = nullptr, stop = nullptr;
   STEP(cuEventCreate(&start, CU_EVENT_DEFAULT));
   STEP(cuEventCreate(&stop, CU_EVENT_DEFAULT));
-  std::atomic<int> host_ran{0};
+  std::atomic<int>& host_ran = program_host_ran;
+  host_ran.store(0);
   STEP(cuEventRecord(start, stream));
   STEP(Launch(o, stream, 2.0f, 0.0f));
   STEP(cuLaunchHostFunc(stream, SetFlag, &host_ran));
