@@ -14,7 +14,8 @@ log=build/tsan/tsan-conformance.txt
 status=0
 # The program exits 1 when some table rows went untested, as a filtered run
 # leaves them; 2 and above is a usage error, a TSan report (66) or a crash.
-STREAMHAL_VALIDATION=1 TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+STREAMHAL_VALIDATION=1 \
+  TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(pwd)/ci/tsan.supp" \
   build/tsan/apps/streamhal-conformance/streamhal-conformance --verbose \
   --gtest_filter='StreamConformance.*:LaunchConformance.*:TransferConformance.*:LegacyOrderConformance.*' \
   >"$log" 2>&1 || status=$?
