@@ -471,7 +471,8 @@ int Report(const std::vector<int>& cases, const std::vector<Result>& results,
     const FunctionSpec& f = Functions()[c.function];
     Totals& t = totals[f.api];
     const Result& r = results[id];
-    const int not_supported = f.api == Api::kCuda ? 801 : 801;
+    // CUDA_ERROR_NOT_SUPPORTED and hipErrorNotSupported are both 801.
+    const int not_supported = 801;
     if (IsBaseline(id)) {
       ++t.baselines;
       if (r.outcome == Outcome::kSuccess) {
