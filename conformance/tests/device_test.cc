@@ -256,6 +256,111 @@ TEST_F(DeviceConformance, HipPropertiesAgreeWithTheCudaQueries) {
   }
 }
 
+// A hipDeviceProp_t field and the attribute that reports the same thing.
+struct Twin {
+  const char* field;
+  long long property;
+  hipDeviceAttribute_t attribute;
+};
+
+template <typename T>
+Twin MakeTwin(const char* field, T property, hipDeviceAttribute_t attribute) {
+  return Twin{field, static_cast<long long>(property), attribute};
+}
+
+// Every hipDeviceProp_t field with a hipDeviceAttribute_t twin holds the
+// attribute's value: a program may read either (AMD's HIP tests do both).
+TEST_F(DeviceConformance, HipPropertiesEqualTheirAttributeTwins) {
+  for (int ordinal = 0; ordinal < device_count(); ++ordinal) {
+    hipDeviceProp_t props;
+    ASSERT_HIP(hipSuccess, hipGetDeviceProperties(&props, ordinal));
+#define SH_TWIN(field, attribute) MakeTwin(#field, props.field, hipDeviceAttribute##attribute)
+    const Twin twins[] = {
+        SH_TWIN(maxThreadsPerBlock, MaxThreadsPerBlock),
+        SH_TWIN(maxThreadsDim[0], MaxBlockDimX),
+        SH_TWIN(maxThreadsDim[1], MaxBlockDimY),
+        SH_TWIN(maxThreadsDim[2], MaxBlockDimZ),
+        SH_TWIN(maxGridSize[0], MaxGridDimX),
+        SH_TWIN(maxGridSize[1], MaxGridDimY),
+        SH_TWIN(maxGridSize[2], MaxGridDimZ),
+        SH_TWIN(sharedMemPerBlock, MaxSharedMemoryPerBlock),
+        SH_TWIN(sharedMemPerBlockOptin, SharedMemPerBlockOptin),
+        SH_TWIN(sharedMemPerMultiprocessor, SharedMemPerMultiprocessor),
+        SH_TWIN(maxSharedMemoryPerMultiProcessor, MaxSharedMemoryPerMultiprocessor),
+        SH_TWIN(totalConstMem, TotalConstantMemory),
+        SH_TWIN(warpSize, WarpSize),
+        SH_TWIN(memPitch, MaxPitch),
+        SH_TWIN(regsPerBlock, MaxRegistersPerBlock),
+        SH_TWIN(regsPerMultiprocessor, MaxRegistersPerMultiprocessor),
+        SH_TWIN(clockRate, ClockRate),
+        SH_TWIN(clockInstructionRate, ClockInstructionRate),
+        SH_TWIN(memoryClockRate, MemoryClockRate),
+        SH_TWIN(memoryBusWidth, MemoryBusWidth),
+        SH_TWIN(l2CacheSize, L2CacheSize),
+        SH_TWIN(persistingL2CacheMaxSize, PersistingL2CacheMaxSize),
+        SH_TWIN(textureAlignment, TextureAlignment),
+        SH_TWIN(texturePitchAlignment, TexturePitchAlignment),
+        SH_TWIN(deviceOverlap, DeviceOverlap),
+        SH_TWIN(asyncEngineCount, AsyncEngineCount),
+        SH_TWIN(multiProcessorCount, MultiprocessorCount),
+        SH_TWIN(maxThreadsPerMultiProcessor, MaxThreadsPerMultiProcessor),
+        SH_TWIN(maxBlocksPerMultiProcessor, MaxBlocksPerMultiProcessor),
+        SH_TWIN(kernelExecTimeoutEnabled, KernelExecTimeout),
+        SH_TWIN(integrated, Integrated),
+        SH_TWIN(canMapHostMemory, CanMapHostMemory),
+        SH_TWIN(computeMode, ComputeMode),
+        SH_TWIN(concurrentKernels, ConcurrentKernels),
+        SH_TWIN(ECCEnabled, EccEnabled),
+        SH_TWIN(pciBusID, PciBusId),
+        SH_TWIN(pciDeviceID, PciDeviceId),
+        SH_TWIN(pciDomainID, PciDomainID),
+        SH_TWIN(tccDriver, TccDriver),
+        SH_TWIN(unifiedAddressing, UnifiedAddressing),
+        SH_TWIN(major, ComputeCapabilityMajor),
+        SH_TWIN(minor, ComputeCapabilityMinor),
+        SH_TWIN(streamPrioritiesSupported, StreamPrioritiesSupported),
+        SH_TWIN(globalL1CacheSupported, GlobalL1CacheSupported),
+        SH_TWIN(localL1CacheSupported, LocalL1CacheSupported),
+        SH_TWIN(managedMemory, ManagedMemory),
+        SH_TWIN(isMultiGpuBoard, IsMultiGpuBoard),
+        SH_TWIN(multiGpuBoardGroupID, MultiGpuBoardGroupID),
+        SH_TWIN(hostNativeAtomicSupported, HostNativeAtomicSupported),
+        SH_TWIN(singleToDoublePrecisionPerfRatio, SingleToDoublePrecisionPerfRatio),
+        SH_TWIN(pageableMemoryAccess, PageableMemoryAccess),
+        SH_TWIN(concurrentManagedAccess, ConcurrentManagedAccess),
+        SH_TWIN(computePreemptionSupported, ComputePreemptionSupported),
+        SH_TWIN(canUseHostPointerForRegisteredMem, CanUseHostPointerForRegisteredMem),
+        SH_TWIN(cooperativeLaunch, CooperativeLaunch),
+        SH_TWIN(cooperativeMultiDeviceLaunch, CooperativeMultiDeviceLaunch),
+        SH_TWIN(accessPolicyMaxWindowSize, AccessPolicyMaxWindowSize),
+        SH_TWIN(reservedSharedMemPerBlock, ReservedSharedMemPerBlock),
+        SH_TWIN(hostRegisterSupported, HostRegisterSupported),
+        SH_TWIN(memoryPoolsSupported, MemoryPoolsSupported),
+        SH_TWIN(maxTexture1D, MaxTexture1DWidth),
+        SH_TWIN(maxTexture1DLinear, MaxTexture1DLinear),
+        SH_TWIN(maxTexture2D[0], MaxTexture2DWidth),
+        SH_TWIN(maxTexture2D[1], MaxTexture2DHeight),
+        SH_TWIN(maxTexture3D[0], MaxTexture3DWidth),
+        SH_TWIN(maxTexture3D[1], MaxTexture3DHeight),
+        SH_TWIN(maxTexture3D[2], MaxTexture3DDepth),
+        SH_TWIN(isLargeBar, IsLargeBar),
+        SH_TWIN(asicRevision, AsicRevision),
+        SH_TWIN(cooperativeMultiDeviceUnmatchedFunc, CooperativeMultiDeviceUnmatchedFunc),
+        SH_TWIN(cooperativeMultiDeviceUnmatchedGridDim, CooperativeMultiDeviceUnmatchedGridDim),
+        SH_TWIN(cooperativeMultiDeviceUnmatchedBlockDim, CooperativeMultiDeviceUnmatchedBlockDim),
+        SH_TWIN(cooperativeMultiDeviceUnmatchedSharedMem, CooperativeMultiDeviceUnmatchedSharedMem),
+    };
+#undef SH_TWIN
+    for (const Twin& twin : twins) {
+      int value = -1;
+      ASSERT_HIP(hipSuccess, hipDeviceGetAttribute(&value, twin.attribute, ordinal)) << twin.field;
+      EXPECT_EQ(twin.property, static_cast<long long>(value)) << twin.field;
+    }
+    // The pitch fits the int it is reported in (it was 2^31 once).
+    EXPECT_GT(static_cast<int>(props.memPitch), 0);
+  }
+}
+
 TEST_F(DeviceConformance, HipPropertiesRejectBadArguments) {
   hipDeviceProp_t props;
   EXPECT_HIP(hipErrorInvalidValue, hipGetDeviceProperties(nullptr, 0));
@@ -458,11 +563,11 @@ TEST_F(RuntimeDeviceConformance, SetAndGetDeviceRejectBadArguments) {
   int device = -1;
   ASSERT_HIP(hipSuccess, hipGetDevice(&device));
   EXPECT_EQ(device, 0);
-  EXPECT_EQ(HipCurrent(), nullptr);
+  EXPECT_EQ(CudaCurrent(), nullptr);
 }
 
 TEST_F(RuntimeDeviceConformance, DeviceSynchronizeBringsUpThePrimaryContext) {
-  EXPECT_EQ(HipCurrent(), nullptr);
+  EXPECT_EQ(CudaCurrent(), nullptr);
   ASSERT_HIP(hipSuccess, hipDeviceSynchronize());
   CUcontext primary = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&primary, 0));

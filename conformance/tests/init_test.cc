@@ -96,7 +96,7 @@ TEST_F(InitConformance, DeinitReleasesEverythingAndInitWorksAgain) {
   EXPECT_EQ(CudaCurrent(), nullptr);
   ASSERT_CU(CUDA_SUCCESS, cuHALDeinit());
   ASSERT_HIP(hipSuccess, hipInit(0));
-  EXPECT_EQ(HipCurrent(), nullptr);
+  EXPECT_EQ(CudaCurrent(), nullptr);
 }
 
 TEST_F(InitConformance, DeinitWithoutInitIsNotInitialized) {

@@ -146,8 +146,17 @@ TEST_F(ModuleConformance, LoadOfAMissingFileIsFileNotFound) {
   const std::string missing = testing::TempDir() + "streamhal_no_such_kernel.spv";
   EXPECT_BOTH(CUDA_ERROR_FILE_NOT_FOUND, cuModuleLoad(&cuda_module, missing.c_str()),
               hipModuleLoad(&hip_module, missing.c_str()));
-  EXPECT_BOTH(CUDA_ERROR_FILE_NOT_FOUND, cuModuleLoad(&cuda_module, ""),
-              hipModuleLoad(&hip_module, ""));
+  EXPECT_EQ(cuda_module, nullptr);
+  EXPECT_EQ(hip_module, nullptr);
+}
+
+// An empty path names no file for CUDA; AMD's hipModuleLoad rejects it as
+// an argument.
+TEST_F(ModuleConformance, LoadOfAnEmptyPathIsNotFoundInCudaAndInvalidInHip) {
+  CUmodule cuda_module = nullptr;
+  hipModule_t hip_module = nullptr;
+  EXPECT_CU(CUDA_ERROR_FILE_NOT_FOUND, cuModuleLoad(&cuda_module, ""));
+  EXPECT_HIP(hipErrorInvalidValue, hipModuleLoad(&hip_module, ""));
   EXPECT_EQ(cuda_module, nullptr);
   EXPECT_EQ(hip_module, nullptr);
 }
@@ -655,6 +664,9 @@ TEST_F(ModuleConformance, GetFunctionRejectsUnknownNamesAndBadArguments) {
               hipModuleGetFunction(nullptr, AsHip(module), "vector_add"));
   EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuModuleGetFunction(&function, module, nullptr),
               hipModuleGetFunction(&hip_function, AsHip(module), nullptr));
+  // An empty name is a name no kernel has (CUDA), an invalid argument (AMD).
+  EXPECT_CU(CUDA_ERROR_NOT_FOUND, cuModuleGetFunction(&function, module, ""));
+  EXPECT_HIP(hipErrorInvalidValue, hipModuleGetFunction(&hip_function, AsHip(module), ""));
   EXPECT_BOTH(CUDA_ERROR_INVALID_HANDLE, cuModuleGetFunction(&function, nullptr, "vector_add"),
               hipModuleGetFunction(&hip_function, nullptr, "vector_add"));
   EXPECT_BOTH(CUDA_ERROR_INVALID_HANDLE,
@@ -736,9 +748,17 @@ TEST_F(GlobalConformance, GetGlobalRejectsUnknownNamesAndBadArguments) {
   hipDeviceptr_t hip_pointer = nullptr;
   size_t bytes = 0;
   // Both outputs are optional (CUDA: "Returned global size" / "Returned
-  // global device pointer" may be NULL).
-  EXPECT_BOTH(CUDA_SUCCESS, cuModuleGetGlobal(nullptr, nullptr, module, "table"),
-              hipModuleGetGlobal(nullptr, nullptr, AsHip(module), "table"));
+  // global device pointer" may be NULL); AMD's runtime wants at least one.
+  EXPECT_CU(CUDA_SUCCESS, cuModuleGetGlobal(nullptr, nullptr, module, "table"));
+  EXPECT_HIP(hipErrorInvalidValue, hipModuleGetGlobal(nullptr, nullptr, AsHip(module), "table"));
+  EXPECT_HIP(hipSuccess, hipModuleGetGlobal(nullptr, &bytes, AsHip(module), "table"));
+  EXPECT_GT(bytes, 0u);
+  EXPECT_HIP(hipSuccess, hipModuleGetGlobal(&hip_pointer, nullptr, AsHip(module), "table"));
+  EXPECT_NE(hip_pointer, nullptr);
+  hip_pointer = nullptr;
+  // An empty name: not found (CUDA), an invalid argument (AMD).
+  EXPECT_CU(CUDA_ERROR_NOT_FOUND, cuModuleGetGlobal(&pointer, &bytes, module, ""));
+  EXPECT_HIP(hipErrorInvalidValue, hipModuleGetGlobal(&hip_pointer, &bytes, AsHip(module), ""));
   EXPECT_BOTH(CUDA_ERROR_NOT_FOUND, cuModuleGetGlobal(&pointer, &bytes, module, "tabel"),
               hipModuleGetGlobal(&hip_pointer, &bytes, AsHip(module), "tabel"));
   // The block's own name is not a global.

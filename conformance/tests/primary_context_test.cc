@@ -1,5 +1,6 @@
 // Rows: cuDevicePrimaryCtx{Retain,Release,SetFlags,GetState,Reset} and their
-// hipDevicePrimaryCtx* equivalents.
+// hipDevicePrimaryCtx* equivalents; HIP's implicit use of the current
+// device's primary context by every hipCtx* query (AMD's runtime).
 #include <cuda.h>
 #include <hip/hip_runtime_api.h>
 
@@ -193,6 +194,118 @@ TEST_F(PrimaryContextConformance, ResetRejectsBadDevices) {
   EXPECT_BOTH(CUDA_ERROR_INVALID_DEVICE, cuDevicePrimaryCtxReset(device_count()),
               hipDevicePrimaryCtxReset(device_count()));
   EXPECT_BOTH(CUDA_ERROR_INVALID_DEVICE, cuDevicePrimaryCtxReset(-1), hipDevicePrimaryCtxReset(-1));
+}
+
+// --- HIP: the current device's primary context stands in for a current one ---
+
+// Each test starts as a fresh process does: nothing initialised, no context.
+using HipImplicitContextConformance = UninitializedTest;
+
+TEST_F(HipImplicitContextConformance, ContextQueriesUseThePrimaryContextOfDeviceZero) {
+  hipDevice_t device = -1;
+  ASSERT_HIP(hipSuccess, hipCtxGetDevice(&device));
+  EXPECT_EQ(device, 0);
+  hipCtx_t current = nullptr;
+  ASSERT_HIP(hipSuccess, hipCtxGetCurrent(&current));
+  ASSERT_NE(current, nullptr);
+  hipCtx_t primary = nullptr;
+  ASSERT_HIP(hipSuccess, hipDevicePrimaryCtxRetain(&primary, 0));
+  EXPECT_EQ(current, primary);
+  unsigned flags = ~0u;
+  EXPECT_HIP(hipSuccess, hipCtxGetFlags(&flags));
+  unsigned primary_flags = ~0u;
+  int active = 0;
+  ASSERT_HIP(hipSuccess, hipDevicePrimaryCtxGetState(0, &primary_flags, &active));
+  EXPECT_EQ(flags, primary_flags);
+  EXPECT_EQ(active, 1);
+  EXPECT_HIP(hipSuccess, hipDevicePrimaryCtxRelease(0));
+  // The driver API sees the same context once HIP made it current.
+  CUcontext cuda_current = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxGetCurrent(&cuda_current));
+  EXPECT_EQ(Object(cuda_current), Object(current));
+}
+
+TEST_F(HipImplicitContextConformance, EachQueryAloneBringsUpThePrimaryContext) {
+  // Every query, as the first call of a process, succeeds.
+  const auto fresh = [] {
+    (void)cuHALDeinit();
+    (void)hipGetLastError();
+  };
+  int version = 0;
+  EXPECT_HIP(hipSuccess, hipCtxGetApiVersion(nullptr, &version));
+  EXPECT_GT(version, 0);
+  fresh();
+  EXPECT_HIP(hipSuccess, hipCtxSynchronize());
+  fresh();
+  unsigned flags = 0;
+  EXPECT_HIP(hipSuccess, hipCtxGetFlags(&flags));
+  fresh();
+  hipFuncCache_t cache = hipFuncCachePreferEqual;
+  EXPECT_HIP(hipSuccess, hipCtxGetCacheConfig(&cache));
+  EXPECT_EQ(cache, hipFuncCachePreferNone);
+  fresh();
+  EXPECT_HIP(hipSuccess, hipCtxSetCacheConfig(hipFuncCachePreferShared));
+  ASSERT_HIP(hipSuccess, hipCtxGetCacheConfig(&cache));
+  EXPECT_EQ(cache, hipFuncCachePreferShared);
+  fresh();
+  hipSharedMemConfig bank = hipSharedMemBankSizeEightByte;
+  EXPECT_HIP(hipSuccess, hipCtxGetSharedMemConfig(&bank));
+  EXPECT_EQ(bank, hipSharedMemBankSizeDefault);
+  fresh();
+  EXPECT_HIP(hipSuccess, hipCtxSetSharedMemConfig(hipSharedMemBankSizeFourByte));
+  ASSERT_HIP(hipSuccess, hipCtxGetSharedMemConfig(&bank));
+  EXPECT_EQ(bank, hipSharedMemBankSizeFourByte);
+  fresh();
+  hipDevice_t device = -1;
+  EXPECT_HIP(hipSuccess, hipCtxGetDevice(&device));
+  EXPECT_EQ(device, 0);
+}
+
+TEST_F(HipImplicitContextConformance, DeviceConfigCallsActOnThePrimaryContext) {
+  ASSERT_HIP(hipSuccess, hipDeviceSetCacheConfig(hipFuncCachePreferL1));
+  hipFuncCache_t cache = hipFuncCachePreferNone;
+  ASSERT_HIP(hipSuccess, hipDeviceGetCacheConfig(&cache));
+  EXPECT_EQ(cache, hipFuncCachePreferL1);
+  ASSERT_HIP(hipSuccess, hipCtxGetCacheConfig(&cache));
+  EXPECT_EQ(cache, hipFuncCachePreferL1);
+  // The primary context is the driver API's too.
+  CUcontext primary = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&primary, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPushCurrent(primary));
+  CUfunc_cache cuda_cache = CU_FUNC_CACHE_PREFER_NONE;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxGetCacheConfig(&cuda_cache));
+  EXPECT_EQ(cuda_cache, CU_FUNC_CACHE_PREFER_L1);
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuDevicePrimaryCtxRelease(0));
+  ASSERT_HIP(hipSuccess, hipDeviceSetSharedMemConfig(hipSharedMemBankSizeEightByte));
+  hipSharedMemConfig bank = hipSharedMemBankSizeDefault;
+  ASSERT_HIP(hipSuccess, hipDeviceGetSharedMemConfig(&bank));
+  EXPECT_EQ(bank, hipSharedMemBankSizeEightByte);
+  EXPECT_HIP(hipErrorInvalidValue, hipDeviceGetCacheConfig(nullptr));
+  EXPECT_HIP(hipErrorInvalidValue, hipDeviceGetSharedMemConfig(nullptr));
+  EXPECT_HIP(hipErrorInvalidValue, hipDeviceSetSharedMemConfig(static_cast<hipSharedMemConfig>(3)));
+}
+
+TEST_F(HipImplicitContextConformance, TheDeviceChosenBySetDeviceIsUsed) {
+  int count = 0;
+  ASSERT_HIP(hipSuccess, hipGetDeviceCount(&count));
+  const int last = count - 1;
+  ASSERT_HIP(hipSuccess, hipSetDevice(last));
+  hipDevice_t device = -1;
+  ASSERT_HIP(hipSuccess, hipCtxGetDevice(&device));
+  EXPECT_EQ(device, last);
+}
+
+TEST_F(HipImplicitContextConformance, TheDriverApiStillNeedsACurrentContext) {
+  ASSERT_CU(CUDA_SUCCESS, cuInit(0));
+  CUdevice device = -1;
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuCtxGetDevice(&device));
+  unsigned flags = 0;
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuCtxGetFlags(&flags));
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuCtxSynchronize());
+  CUcontext current = reinterpret_cast<CUcontext>(0x1);
+  ASSERT_CU(CUDA_SUCCESS, cuCtxGetCurrent(&current));
+  EXPECT_EQ(current, nullptr);
 }
 
 }  // namespace

@@ -332,6 +332,57 @@ TEST_F(StreamConformance, ElapsedTimeIsMeasuredOnTheDevice) {
   ASSERT_CU(CUDA_SUCCESS, cuMemFree(device));
 }
 
+// AMD's hipEventCreateWithFlags takes memory-scope flags CUDA lacks: at most
+// one of ReleaseToDevice/ReleaseToSystem, and DisableSystemFence. On Vulkan a
+// submission boundary releases to every scope, so each is honoured by the
+// ordinary event; the events order and time work like any other.
+TEST_F(StreamConformance, HipEventsAcceptAmdsReleaseFlags) {
+  const unsigned accepted[] = {
+      hipEventReleaseToDevice,
+      hipEventReleaseToSystem,
+      hipEventDisableSystemFence,
+      hipEventReleaseToSystem | hipEventDisableSystemFence,
+      hipEventReleaseToDevice | hipEventDisableTiming | hipEventBlockingSync,
+  };
+  CUdeviceptr device = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&device, 1 << 20));
+  for (unsigned flags : accepted) {
+    SCOPED_TRACE(flags);
+    hipEvent_t start = nullptr, stop = nullptr;
+    ASSERT_HIP(hipSuccess, hipEventCreateWithFlags(&start, flags));
+    ASSERT_HIP(hipSuccess, hipEventCreateWithFlags(&stop, flags));
+    ASSERT_HIP(hipSuccess, hipEventRecord(start, nullptr));
+    ASSERT_HIP(hipSuccess, hipMemsetD32Async(AsHipPointer(device), static_cast<int>(flags),
+                                             (1 << 20) / 4, nullptr));
+    ASSERT_HIP(hipSuccess, hipEventRecord(stop, nullptr));
+    ASSERT_HIP(hipSuccess, hipEventSynchronize(stop));
+    EXPECT_HIP(hipSuccess, hipEventQuery(stop));
+    // The fill is complete and visible once the event is.
+    uint32_t last = 0;
+    ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&last, device + (1 << 20) - 4, 4));
+    EXPECT_EQ(last, flags);
+    float ms = -1;
+    EXPECT_HIP((flags & hipEventDisableTiming) ? hipErrorInvalidHandle : hipSuccess,
+               hipEventElapsedTime(&ms, start, stop));
+    ASSERT_HIP(hipSuccess, hipEventDestroy(start));
+    ASSERT_HIP(hipSuccess, hipEventDestroy(stop));
+  }
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(device));
+}
+
+TEST_F(StreamConformance, HipReleaseFlagsAreExclusiveAndNotCudaFlags) {
+  hipEvent_t event = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipEventCreateWithFlags(&event, hipEventReleaseToDevice | hipEventReleaseToSystem));
+  EXPECT_EQ(event, nullptr);
+  // CUDA has no such flags.
+  CUevent cuda_event = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuEventCreate(&cuda_event, 0x40000000));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuEventCreate(&cuda_event, 0x80000000));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuEventCreate(&cuda_event, 0x20000000));
+  EXPECT_EQ(cuda_event, nullptr);
+}
+
 TEST_F(StreamConformance, ThousandsOfLaunchesRunInOrder) {
   CUmodule module = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, kScaleOffsetGlsl));

@@ -96,6 +96,37 @@ TEST_F(TransferConformance, DeviceToDeviceCopiesBetweenAndWithinAllocations) {
   EXPECT_EQ(CudaDownload<uint8_t>(cuda_target, 4096), expected);
 }
 
+// Copying a range onto itself is a no-op that succeeds (NVIDIA and AMD);
+// only a partial overlap is an error.
+TEST_F(TransferConformance, CopiesOntoThemselvesSucceedAndChangeNothing) {
+  const std::vector<uint8_t> values = Bytes(4096, 11);
+  CUdeviceptr buffer = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&buffer, 4096));
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyHtoD(buffer, values.data(), 4096));
+  void* p = AsHipPointer(buffer);
+  void* interior = AsHipPointer(buffer + 1024);
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyDtoD(buffer, buffer, 4096));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpy(buffer + 1024, buffer + 1024, 1024));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyDtoDAsync(buffer, buffer, 4096, nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyAsync(buffer, buffer, 4096, nullptr));
+  EXPECT_HIP(hipSuccess, hipMemcpy(p, p, 4096, hipMemcpyDefault));
+  EXPECT_HIP(hipSuccess, hipMemcpy(interior, interior, 1024, hipMemcpyDeviceToDevice));
+  EXPECT_HIP(hipSuccess, hipMemcpyDtoD(p, p, 4096));
+  EXPECT_HIP(hipSuccess, hipMemcpyAsync(p, p, 4096, hipMemcpyDefault, nullptr));
+  EXPECT_HIP(hipSuccess, hipMemcpyDtoDAsync(p, p, 4096, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  EXPECT_EQ(CudaDownload<uint8_t>(buffer, 4096), values);
+  // Host memory onto itself, too.
+  std::vector<uint8_t> host = values;
+  EXPECT_HIP(hipSuccess, hipMemcpy(host.data(), host.data(), host.size(), hipMemcpyHostToHost));
+  EXPECT_EQ(host, values);
+  // A partial overlap stays an error and writes nothing.
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoD(buffer + 16, buffer, 1024),
+              hipMemcpyDtoD(AsHipPointer(buffer + 16), p, 1024));
+  EXPECT_EQ(CudaDownload<uint8_t>(buffer, 4096), values);
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(buffer));
+}
+
 TEST_F(TransferConformance, RangesOutsideAnAllocationAreRejectedAndWriteNothing) {
   const CUdeviceptr device = Filled(256, 0x5a);
   const CUdeviceptr other = Filled(256, 0x33);

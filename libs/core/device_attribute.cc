@@ -15,7 +15,9 @@ int Clamp(uint64_t value) {
   return static_cast<int>(std::min<uint64_t>(value, std::numeric_limits<int>::max()));
 }
 
-int Value(const DeviceProperties& p, DeviceAttribute attribute) {
+}  // namespace
+
+int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
   switch (attribute) {
     case DeviceAttribute::kMaxThreadsPerBlock: return p.max_threads_per_block;
     case DeviceAttribute::kMaxBlockDimX: return p.max_block_dim[0];
@@ -89,8 +91,6 @@ int Value(const DeviceProperties& p, DeviceAttribute attribute) {
   return 0;
 }
 
-}  // namespace
-
 absl::Status GetDeviceAttribute(int* value, DeviceAttribute attribute, int device_ordinal) {
   SH_RETURN_IF_ERROR(CheckInitialized());
   if (value == nullptr) {
@@ -100,7 +100,7 @@ absl::Status GetDeviceAttribute(int* value, DeviceAttribute attribute, int devic
     return Error(ErrorCode::kInvalidValue, "cuDeviceGetAttribute: unknown attribute");
   }
   SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
-  *value = Value(device->properties(), attribute);
+  *value = DeviceAttributeValue(device->properties(), attribute);
   return absl::OkStatus();
 }
 

@@ -85,6 +85,11 @@ enum class DeviceAttribute {
 // kInvalidDevice.
 absl::Status GetDeviceAttribute(int* value, DeviceAttribute attribute, int device);
 
+// The value GetDeviceAttribute reports for `attribute` of a device with
+// properties `p`. Property structures (hipDeviceProp_t) fill every field
+// that has an attribute twin from here, so the two never disagree.
+int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute);
+
 // Everything known about a device (hipGetDeviceProperties).
 absl::StatusOr<const DeviceProperties*> GetDeviceProperties(int device);
 

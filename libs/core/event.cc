@@ -46,12 +46,18 @@ absl::StatusOr<Event*> ResolveEvent(uint64_t handle) {
   return event;
 }
 
-absl::Status EventCreate(HandleOut out, unsigned flags) {
+absl::Status EventCreate(HandleOut out, unsigned flags, Api api) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuEventCreate: phEvent is null");
-  constexpr unsigned kKnown = kEventBlockingSync | kEventDisableTiming | kEventInterprocess;
-  if ((flags & ~kKnown) != 0) {
+  constexpr unsigned kRelease = kEventReleaseToDevice | kEventReleaseToSystem;
+  const unsigned known = kEventBlockingSync | kEventDisableTiming | kEventInterprocess |
+                         (api == Api::kHip ? kRelease | kEventDisableSystemFence : 0u);
+  if ((flags & ~known) != 0) {
     return Error(ErrorCode::kInvalidValue, "cuEventCreate: unknown flags 0x", absl::Hex(flags));
+  }
+  if ((flags & kRelease) == kRelease) {
+    return Error(ErrorCode::kInvalidValue,
+                 "hipEventCreateWithFlags: ReleaseToDevice and ReleaseToSystem are exclusive");
   }
   if ((flags & kEventInterprocess) != 0) {
     // CUDA requires DISABLE_TIMING with INTERPROCESS; streamhal has no IPC.

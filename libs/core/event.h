@@ -9,6 +9,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "core/api.h"
 #include "core/handle.h"
 #include "core/mutex.h"
 
@@ -22,6 +23,13 @@ inline constexpr unsigned kEventDefault = 0x0;
 inline constexpr unsigned kEventBlockingSync = 0x1;
 inline constexpr unsigned kEventDisableTiming = 0x2;
 inline constexpr unsigned kEventInterprocess = 0x4;
+// HIP only (AMD's hipEventCreateWithFlags): memory scopes the event's
+// release makes writes visible at. A Vulkan queue submission boundary makes
+// device writes visible to the host and every device queue, so each of them
+// is met by the ordinary release; at most one of the two Release flags.
+inline constexpr unsigned kEventDisableSystemFence = 0x20000000;
+inline constexpr unsigned kEventReleaseToDevice = 0x40000000;
+inline constexpr unsigned kEventReleaseToSystem = 0x80000000;
 
 class Event : public Object {
  public:
@@ -59,7 +67,7 @@ class Event : public Object {
   std::optional<Record> record_ ABSL_GUARDED_BY(mutex_);
 };
 
-absl::Status EventCreate(HandleOut out, unsigned flags);
+absl::Status EventCreate(HandleOut out, unsigned flags, Api api = Api::kCuda);
 absl::Status EventDestroy(uint64_t event);
 // Records the event in `stream` (0: the legacy stream).
 absl::Status EventRecord(uint64_t event, uint64_t stream);

@@ -213,10 +213,13 @@ absl::Status LoadModule(Context* context, Module* module, LoadedImage image) {
   return absl::OkStatus();
 }
 
-absl::Status ModuleLoad(HandleOut out, const char* path) {
+absl::Status ModuleLoad(HandleOut out, const char* path, Api api) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   if (out.is_null() || path == nullptr) {
     return Error(ErrorCode::kInvalidValue, "cuModuleLoad: module and fname must not be null");
+  }
+  if (api == Api::kHip && path[0] == '\0') {
+    return Error(ErrorCode::kInvalidValue, "hipModuleLoad: fname is empty");
   }
   // CUDA: a file that cannot be read is CUDA_ERROR_FILE_NOT_FOUND (a
   // directory included: reading it is an error, never an exception).
@@ -327,10 +330,13 @@ absl::Status ModuleUnload(uint64_t handle) {
   return absl::OkStatus();
 }
 
-absl::Status ModuleGetFunction(HandleOut out, uint64_t handle, const char* name) {
+absl::Status ModuleGetFunction(HandleOut out, uint64_t handle, const char* name, Api api) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   if (out.is_null() || name == nullptr) {
     return Error(ErrorCode::kInvalidValue, "cuModuleGetFunction: hfunc and name must not be null");
+  }
+  if (api == Api::kHip && name[0] == '\0') {
+    return Error(ErrorCode::kInvalidValue, "hipModuleGetFunction: name is empty");
   }
   SH_ASSIGN_OR_RETURN(Module * module, ResolveModule(handle));
   Function* function = module->FindFunction(name);
@@ -341,9 +347,14 @@ absl::Status ModuleGetFunction(HandleOut out, uint64_t handle, const char* name)
   return absl::OkStatus();
 }
 
-absl::Status ModuleGetGlobal(uint64_t* dptr, size_t* bytes, uint64_t handle, const char* name) {
+absl::Status ModuleGetGlobal(uint64_t* dptr, size_t* bytes, uint64_t handle, const char* name,
+                             Api api) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   if (name == nullptr) return Error(ErrorCode::kInvalidValue, "cuModuleGetGlobal: name is null");
+  if (api == Api::kHip && (name[0] == '\0' || (dptr == nullptr && bytes == nullptr))) {
+    return Error(ErrorCode::kInvalidValue,
+                 "hipModuleGetGlobal: name is empty or both dptr and bytes are null");
+  }
   SH_ASSIGN_OR_RETURN(Module * module, ResolveModule(handle));
   const Module::Global* global = module->FindGlobal(name);
   if (global == nullptr) {

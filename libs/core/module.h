@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/api.h"
 #include "core/backend.h"
 #include "core/handle.h"
 #include "core/spirv_reflect.h"
@@ -104,7 +105,8 @@ struct JitOptions {
 };
 
 // Entry points. `out` receives a module handle.
-absl::Status ModuleLoad(HandleOut out, const char* path);
+// HIP: an empty path is kInvalidValue (CUDA: the file is not found).
+absl::Status ModuleLoad(HandleOut out, const char* path, Api api = Api::kCuda);
 // `image` has no size: it must be self-delimiting (ELF code object, fat
 // binary, HIP fat-binary wrapper, NUL-terminated GLSL). `jit` may be null.
 absl::Status ModuleLoadData(HandleOut out, const void* image, JitOptions* jit);
@@ -121,9 +123,13 @@ absl::Status ModuleLoadDataEx(HandleOut out, const void* image, unsigned num_opt
 // accepted.
 absl::Status ModuleLoadFatBinary(HandleOut out, const void* fat_binary);
 absl::Status ModuleUnload(uint64_t module);
-absl::Status ModuleGetFunction(HandleOut out, uint64_t module, const char* name);
-// Both outputs are optional.
-absl::Status ModuleGetGlobal(uint64_t* dptr, size_t* bytes, uint64_t module, const char* name);
+// HIP: an empty name is kInvalidValue (CUDA: not found).
+absl::Status ModuleGetFunction(HandleOut out, uint64_t module, const char* name,
+                               Api api = Api::kCuda);
+// CUDA: both outputs are optional. HIP: at least one output is required and
+// an empty name is kInvalidValue (AMD).
+absl::Status ModuleGetGlobal(uint64_t* dptr, size_t* bytes, uint64_t module, const char* name,
+                             Api api = Api::kCuda);
 
 // Resolves a function handle of a live module of the current context's
 // device; kInvalidHandle otherwise.

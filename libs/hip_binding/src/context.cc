@@ -1,15 +1,20 @@
-// Context management (hipCtx*, hipDevicePrimaryCtx*). Deprecated in HIP but
-// kept for driver-API ports; the objects are the CUDA binding's.
+// Context management (hipCtx*, hipDevicePrimaryCtx*, hipDevice*Config).
+// Deprecated in HIP but kept for driver-API ports; the objects are the CUDA
+// binding's. Calls that read or change "the current context" work on the
+// current device's primary context when none is current, as AMD's runtime
+// does; creating, pushing and setting contexts are driver-style.
+#include "core/context.h"
+
 #include <hip/hip_runtime_api.h>
 
 #include "call.h"
 #include "core/c_enum.h"
-#include "core/context.h"
 #include "core/handle.h"
 
 using streamhal::HandleOut;
 using streamhal::HandleValue;
 using streamhal::hip::Call;
+using streamhal::hip::RuntimeCall;
 
 extern "C" {
 
@@ -38,54 +43,74 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
 }
 
 hipError_t hipCtxGetCurrent(hipCtx_t* ctx) {
-  return Call([&] { return streamhal::GetCurrentContext(HandleOut(ctx)); });
+  return RuntimeCall([&] { return streamhal::GetCurrentContext(HandleOut(ctx)); });
 }
 
 hipError_t hipCtxGetDevice(hipDevice_t* device) {
-  return Call([&] { return streamhal::GetContextDevice(device); });
+  return RuntimeCall([&] { return streamhal::GetContextDevice(device); });
 }
 
 hipError_t hipCtxGetFlags(unsigned int* flags) {
-  return Call([&] { return streamhal::GetContextFlags(flags); });
+  return RuntimeCall([&] { return streamhal::GetContextFlags(flags); });
 }
 
 hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int* api_version) {
-  return Call([&] {
+  return RuntimeCall([&] {
     return streamhal::GetContextApiVersion(HandleValue(ctx),
                                            reinterpret_cast<unsigned*>(api_version));
   });
 }
 
 hipError_t hipCtxSynchronize(void) {
-  return Call([] { return streamhal::SynchronizeCurrentContext(); });
+  return RuntimeCall([] { return streamhal::SynchronizeCurrentContext(); });
 }
 
 hipError_t hipCtxGetCacheConfig(hipFuncCache_t* cache_config) {
-  return Call(
+  return RuntimeCall(
       [&] { return streamhal::GetContextCacheConfig(reinterpret_cast<int*>(cache_config)); });
 }
 
 hipError_t hipCtxSetCacheConfig(hipFuncCache_t cache_config) {
   const int config = streamhal::EnumArgument(cache_config);
-  return Call([&] { return streamhal::SetContextCacheConfig(config); });
+  return RuntimeCall([&] { return streamhal::SetContextCacheConfig(config); });
 }
 
 hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig* config) {
-  return Call(
+  return RuntimeCall(
       [&] { return streamhal::GetContextSharedMemConfig(reinterpret_cast<int*>(config)); });
 }
 
 hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
   const int value = streamhal::EnumArgument(config);
-  return Call([&] { return streamhal::SetContextSharedMemConfig(value); });
+  return RuntimeCall([&] { return streamhal::SetContextSharedMemConfig(value); });
+}
+
+hipError_t hipDeviceGetCacheConfig(hipFuncCache_t* cache_config) {
+  return RuntimeCall(
+      [&] { return streamhal::GetContextCacheConfig(reinterpret_cast<int*>(cache_config)); });
+}
+
+hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cache_config) {
+  const int config = streamhal::EnumArgument(cache_config);
+  return RuntimeCall([&] { return streamhal::SetContextCacheConfig(config); });
+}
+
+hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* config) {
+  return RuntimeCall(
+      [&] { return streamhal::GetContextSharedMemConfig(reinterpret_cast<int*>(config)); });
+}
+
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
+  const int value = streamhal::EnumArgument(config);
+  return RuntimeCall([&] { return streamhal::SetContextSharedMemConfig(value); });
 }
 
 hipError_t hipCtxEnablePeerAccess(hipCtx_t peer_ctx, unsigned int flags) {
-  return Call([&] { return streamhal::EnablePeerAccess(HandleValue(peer_ctx), flags); });
+  return RuntimeCall([&] { return streamhal::EnablePeerAccess(HandleValue(peer_ctx), flags); });
 }
 
 hipError_t hipCtxDisablePeerAccess(hipCtx_t peer_ctx) {
-  return Call([&] { return streamhal::DisablePeerAccess(HandleValue(peer_ctx)); });
+  return RuntimeCall([&] { return streamhal::DisablePeerAccess(HandleValue(peer_ctx)); });
 }
 
 hipError_t hipDevicePrimaryCtxRetain(hipCtx_t* pctx, hipDevice_t dev) {

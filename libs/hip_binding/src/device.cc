@@ -40,7 +40,9 @@ DeviceAttribute ToCore(int attribute) {
     case hipDeviceAttributeMaxRegistersPerBlock: return DeviceAttribute::kMaxRegistersPerBlock;
     case hipDeviceAttributeMaxRegistersPerMultiprocessor:
       return DeviceAttribute::kMaxRegistersPerMultiprocessor;
-    case hipDeviceAttributeClockRate: return DeviceAttribute::kClockRate;
+    case hipDeviceAttributeClockRate:
+    case hipDeviceAttributeClockInstructionRate:
+      return DeviceAttribute::kClockRate;
     case hipDeviceAttributeMemoryClockRate: return DeviceAttribute::kMemoryClockRate;
     case hipDeviceAttributeMemoryBusWidth: return DeviceAttribute::kGlobalMemoryBusWidth;
     case hipDeviceAttributeL2CacheSize: return DeviceAttribute::kL2CacheSize;
@@ -138,53 +140,78 @@ void CopyName(char (&dst)[N], const std::string& src) {
   dst[n] = '\0';
 }
 
-// hipDeviceProp_t from the core's device properties.
+// hipDeviceProp_t from the core's device properties. Every field with a
+// hipDeviceAttribute_t twin takes the attribute's value, so a program that
+// reads either sees the same number (memPitch included: the attribute is an
+// int, so the field holds the int's value).
 void FillProperties(hipDeviceProp_t* prop, const streamhal::DeviceProperties& p) {
   std::memset(prop, 0, sizeof(*prop));
+  auto attr = [&](int attribute) { return streamhal::DeviceAttributeValue(p, ToCore(attribute)); };
+  auto size = [&](int attribute) { return static_cast<size_t>(attr(attribute)); };
   CopyName(prop->name, p.name);
   std::memcpy(prop->uuid.bytes, p.uuid.data(), sizeof(prop->uuid.bytes));
   prop->totalGlobalMem = p.total_memory;
-  prop->sharedMemPerBlock = p.shared_memory_per_block;
-  prop->regsPerBlock = p.registers_per_block;
-  prop->warpSize = p.warp_size;
-  prop->memPitch = static_cast<size_t>(p.memory_pitch);
-  prop->maxThreadsPerBlock = p.max_threads_per_block;
-  for (int i = 0; i < 3; ++i) {
-    prop->maxThreadsDim[i] = p.max_block_dim[i];
-    prop->maxGridSize[i] = p.max_grid_dim[i];
-  }
-  prop->clockRate = p.clock_rate_khz;
-  prop->totalConstMem = p.total_constant_memory;
-  prop->major = p.compute_capability_major;
-  prop->minor = p.compute_capability_minor;
-  prop->textureAlignment = p.texture_alignment;
-  prop->texturePitchAlignment = p.texture_pitch_alignment;
-  prop->deviceOverlap = p.async_engine_count > 0 ? 1 : 0;
-  prop->multiProcessorCount = p.multiprocessor_count;
-  prop->integrated = p.integrated ? 1 : 0;
-  prop->canMapHostMemory = p.can_map_host_memory ? 1 : 0;
-  prop->concurrentKernels = p.concurrent_kernels ? 1 : 0;
-  prop->ECCEnabled = p.ecc_enabled ? 1 : 0;
-  prop->pciBusID = p.pci_bus_id;
-  prop->pciDeviceID = p.pci_device_id;
-  prop->pciDomainID = p.pci_domain_id;
-  prop->asyncEngineCount = p.async_engine_count;
-  prop->unifiedAddressing = p.unified_addressing ? 1 : 0;
-  prop->memoryClockRate = p.memory_clock_rate_khz;
-  prop->memoryBusWidth = p.memory_bus_width;
-  prop->l2CacheSize = p.l2_cache_size;
-  prop->maxThreadsPerMultiProcessor = p.max_threads_per_multiprocessor;
-  prop->streamPrioritiesSupported = 1;
-  prop->globalL1CacheSupported = 1;
-  prop->localL1CacheSupported = 1;
-  prop->sharedMemPerMultiprocessor = p.shared_memory_per_multiprocessor;
-  prop->maxSharedMemoryPerMultiProcessor = p.shared_memory_per_multiprocessor;
-  prop->regsPerMultiprocessor = p.registers_per_multiprocessor;
-  prop->singleToDoublePrecisionPerfRatio = 2;
-  prop->sharedMemPerBlockOptin = p.shared_memory_per_block;
-  prop->maxBlocksPerMultiProcessor = p.max_blocks_per_multiprocessor;
-  prop->hostRegisterSupported = p.can_map_host_memory ? 1 : 0;
-  prop->clockInstructionRate = p.clock_rate_khz;
+  prop->sharedMemPerBlock = size(hipDeviceAttributeMaxSharedMemoryPerBlock);
+  prop->regsPerBlock = attr(hipDeviceAttributeMaxRegistersPerBlock);
+  prop->warpSize = attr(hipDeviceAttributeWarpSize);
+  prop->memPitch = size(hipDeviceAttributeMaxPitch);
+  prop->maxThreadsPerBlock = attr(hipDeviceAttributeMaxThreadsPerBlock);
+  prop->maxThreadsDim[0] = attr(hipDeviceAttributeMaxBlockDimX);
+  prop->maxThreadsDim[1] = attr(hipDeviceAttributeMaxBlockDimY);
+  prop->maxThreadsDim[2] = attr(hipDeviceAttributeMaxBlockDimZ);
+  prop->maxGridSize[0] = attr(hipDeviceAttributeMaxGridDimX);
+  prop->maxGridSize[1] = attr(hipDeviceAttributeMaxGridDimY);
+  prop->maxGridSize[2] = attr(hipDeviceAttributeMaxGridDimZ);
+  prop->clockRate = attr(hipDeviceAttributeClockRate);
+  prop->totalConstMem = size(hipDeviceAttributeTotalConstantMemory);
+  prop->major = attr(hipDeviceAttributeComputeCapabilityMajor);
+  prop->minor = attr(hipDeviceAttributeComputeCapabilityMinor);
+  prop->textureAlignment = size(hipDeviceAttributeTextureAlignment);
+  prop->texturePitchAlignment = size(hipDeviceAttributeTexturePitchAlignment);
+  prop->deviceOverlap = attr(hipDeviceAttributeDeviceOverlap);
+  prop->multiProcessorCount = attr(hipDeviceAttributeMultiprocessorCount);
+  prop->kernelExecTimeoutEnabled = attr(hipDeviceAttributeKernelExecTimeout);
+  prop->integrated = attr(hipDeviceAttributeIntegrated);
+  prop->canMapHostMemory = attr(hipDeviceAttributeCanMapHostMemory);
+  prop->computeMode = attr(hipDeviceAttributeComputeMode);
+  prop->concurrentKernels = attr(hipDeviceAttributeConcurrentKernels);
+  prop->ECCEnabled = attr(hipDeviceAttributeEccEnabled);
+  prop->pciBusID = attr(hipDeviceAttributePciBusId);
+  prop->pciDeviceID = attr(hipDeviceAttributePciDeviceId);
+  prop->pciDomainID = attr(hipDeviceAttributePciDomainID);
+  prop->tccDriver = attr(hipDeviceAttributeTccDriver);
+  prop->asyncEngineCount = attr(hipDeviceAttributeAsyncEngineCount);
+  prop->unifiedAddressing = attr(hipDeviceAttributeUnifiedAddressing);
+  prop->memoryClockRate = attr(hipDeviceAttributeMemoryClockRate);
+  prop->memoryBusWidth = attr(hipDeviceAttributeMemoryBusWidth);
+  prop->l2CacheSize = attr(hipDeviceAttributeL2CacheSize);
+  prop->persistingL2CacheMaxSize = attr(hipDeviceAttributePersistingL2CacheMaxSize);
+  prop->maxThreadsPerMultiProcessor = attr(hipDeviceAttributeMaxThreadsPerMultiProcessor);
+  prop->streamPrioritiesSupported = attr(hipDeviceAttributeStreamPrioritiesSupported);
+  prop->globalL1CacheSupported = attr(hipDeviceAttributeGlobalL1CacheSupported);
+  prop->localL1CacheSupported = attr(hipDeviceAttributeLocalL1CacheSupported);
+  prop->sharedMemPerMultiprocessor = size(hipDeviceAttributeSharedMemPerMultiprocessor);
+  prop->regsPerMultiprocessor = attr(hipDeviceAttributeMaxRegistersPerMultiprocessor);
+  prop->managedMemory = attr(hipDeviceAttributeManagedMemory);
+  prop->isMultiGpuBoard = attr(hipDeviceAttributeIsMultiGpuBoard);
+  prop->multiGpuBoardGroupID = attr(hipDeviceAttributeMultiGpuBoardGroupID);
+  prop->hostNativeAtomicSupported = attr(hipDeviceAttributeHostNativeAtomicSupported);
+  prop->singleToDoublePrecisionPerfRatio = attr(hipDeviceAttributeSingleToDoublePrecisionPerfRatio);
+  prop->pageableMemoryAccess = attr(hipDeviceAttributePageableMemoryAccess);
+  prop->concurrentManagedAccess = attr(hipDeviceAttributeConcurrentManagedAccess);
+  prop->computePreemptionSupported = attr(hipDeviceAttributeComputePreemptionSupported);
+  prop->canUseHostPointerForRegisteredMem =
+      attr(hipDeviceAttributeCanUseHostPointerForRegisteredMem);
+  prop->cooperativeLaunch = attr(hipDeviceAttributeCooperativeLaunch);
+  prop->cooperativeMultiDeviceLaunch = attr(hipDeviceAttributeCooperativeMultiDeviceLaunch);
+  prop->sharedMemPerBlockOptin = size(hipDeviceAttributeSharedMemPerBlockOptin);
+  prop->maxBlocksPerMultiProcessor = attr(hipDeviceAttributeMaxBlocksPerMultiProcessor);
+  prop->accessPolicyMaxWindowSize = attr(hipDeviceAttributeAccessPolicyMaxWindowSize);
+  prop->reservedSharedMemPerBlock = size(hipDeviceAttributeReservedSharedMemPerBlock);
+  prop->hostRegisterSupported = attr(hipDeviceAttributeHostRegisterSupported);
+  prop->memoryPoolsSupported = attr(hipDeviceAttributeMemoryPoolsSupported);
+  prop->maxSharedMemoryPerMultiProcessor = size(hipDeviceAttributeMaxSharedMemoryPerMultiprocessor);
+  prop->clockInstructionRate = attr(hipDeviceAttributeClockInstructionRate);
   // The architecture name names the backend device, not an AMD ISA.
   CopyName(prop->gcnArchName, p.backend_name + ":" + p.driver_name);
 }

@@ -1,8 +1,9 @@
 // Events (hipEvent*).
+#include "core/event.h"
+
 #include <hip/hip_runtime_api.h>
 
 #include "call.h"
-#include "core/event.h"
 #include "core/handle.h"
 
 using streamhal::HandleOut;
@@ -16,7 +17,8 @@ hipError_t hipEventCreate(hipEvent_t* event) {
 }
 
 hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
-  return RuntimeCall([&] { return streamhal::EventCreate(HandleOut(event), flags); });
+  return RuntimeCall(
+      [&] { return streamhal::EventCreate(HandleOut(event), flags, streamhal::Api::kHip); });
 }
 
 hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
@@ -37,9 +39,8 @@ hipError_t hipEventDestroy(hipEvent_t event) {
 }
 
 hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
-  return RuntimeCall([&] {
-    return streamhal::EventElapsedTime(ms, HandleValue(start), HandleValue(stop));
-  });
+  return RuntimeCall(
+      [&] { return streamhal::EventElapsedTime(ms, HandleValue(start), HandleValue(stop)); });
 }
 
 }  // extern "C"

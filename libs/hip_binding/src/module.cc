@@ -1,11 +1,12 @@
 // Module management (hipModuleLoad*, hipModuleGetFunction,
 // hipModuleGetGlobal) and function attributes.
+#include "core/module.h"
+
 #include <hip/hip_runtime_api.h>
 
 #include "call.h"
 #include "core/c_enum.h"
 #include "core/handle.h"
-#include "core/module.h"
 
 using streamhal::FunctionAttribute;
 using streamhal::HandleOut;
@@ -16,7 +17,8 @@ using streamhal::hip::WriteOut;
 extern "C" {
 
 hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
-  return RuntimeCall([&] { return streamhal::ModuleLoad(HandleOut(module), fname); });
+  return RuntimeCall(
+      [&] { return streamhal::ModuleLoad(HandleOut(module), fname, streamhal::Api::kHip); });
 }
 
 hipError_t hipModuleLoadData(hipModule_t* module, const void* image) {
@@ -48,7 +50,8 @@ hipError_t hipModuleUnload(hipModule_t module) {
 
 hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module, const char* kname) {
   return RuntimeCall([&] {
-    return streamhal::ModuleGetFunction(HandleOut(function), HandleValue(module), kname);
+    return streamhal::ModuleGetFunction(HandleOut(function), HandleValue(module), kname,
+                                        streamhal::Api::kHip);
   });
 }
 
@@ -56,9 +59,9 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t* dptr, size_t* bytes, hipModule_t h
                               const char* name) {
   return RuntimeCall([&] {
     uint64_t value = 0;
-    return WriteOut(
-        streamhal::ModuleGetGlobal(dptr ? &value : nullptr, bytes, HandleValue(hmod), name), dptr,
-        value);
+    return WriteOut(streamhal::ModuleGetGlobal(dptr ? &value : nullptr, bytes, HandleValue(hmod),
+                                               name, streamhal::Api::kHip),
+                    dptr, value);
   });
 }
 

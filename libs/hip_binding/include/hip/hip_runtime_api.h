@@ -973,6 +973,10 @@ hipError_t hipDeviceSynchronize(void);
 hipError_t hipDeviceReset(void);
 hipError_t hipDeviceGetLimit(size_t* pValue, enum hipLimit_t limit);
 hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value);
+hipError_t hipDeviceGetCacheConfig(hipFuncCache_t* cacheConfig);
+hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig);
+hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* pConfig);
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config);
 
 /* Primary contexts ------------------------------------------------------------ */
 
