@@ -190,6 +190,33 @@ TEST(ErrorStringsTest, NamesMatchEnumeratorsByValue) {
   EXPECT_STREQ(ResultName(CUDA_ERROR_UNKNOWN), "CUDA_ERROR_UNKNOWN");
 }
 
+// The entry points hand out exactly the table's name and text for every code.
+TEST(ErrorStringsTest, EntryPointsGiveEveryCodesNameAndText) {
+  for (const Published& p : kPublished) {
+    const CUresult code = static_cast<CUresult>(p.value);
+    const char* out = nullptr;
+    EXPECT_EQ(cuGetErrorName(code, &out), CUDA_SUCCESS) << p.spelling;
+    EXPECT_STREQ(out, p.spelling);
+    out = nullptr;
+    EXPECT_EQ(cuGetErrorString(code, &out), CUDA_SUCCESS) << p.spelling;
+    EXPECT_STREQ(out, p.text) << p.spelling;
+  }
+}
+
+// NVIDIA: for a code it does not recognise, cuGetErrorName and
+// cuGetErrorString return CUDA_ERROR_INVALID_VALUE and set *pStr to NULL.
+TEST(ErrorStringsTest, EntryPointsRejectUnassignedCodes) {
+  for (int value : {9, 225, 402, 813, 998, 1023}) {
+    const CUresult code = static_cast<CUresult>(value);
+    const char* out = "untouched";
+    EXPECT_EQ(cuGetErrorName(code, &out), CUDA_ERROR_INVALID_VALUE) << value;
+    EXPECT_EQ(out, nullptr) << value;
+    out = "untouched";
+    EXPECT_EQ(cuGetErrorString(code, &out), CUDA_ERROR_INVALID_VALUE) << value;
+    EXPECT_EQ(out, nullptr) << value;
+  }
+}
+
 // Values inside the enum's range that CUDA 12.0 leaves unassigned (225 and
 // 402 were only assigned by later releases).
 TEST(ErrorStringsTest, UnassignedValuesHaveNoNameOrDescription) {
