@@ -84,12 +84,15 @@ TEST_F(CEnumConformance, ErrorCodesOutsideTheEnumHaveNoName) {
     text = "untouched";
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, CCallCuGetErrorString(error, &text));
     EXPECT_EQ(text, nullptr);
-    // HIP names any unknown code hipErrorUnknown; the driver-style pair
-    // reports it as hipErrorInvalidValue.
+    // HIP names any unknown code hipErrorUnknown and describes it as
+    // "unknown error"; the driver-style pair stores the same and reports
+    // hipErrorInvalidValue.
     EXPECT_STREQ(CCallHipGetErrorName(error), "hipErrorUnknown");
-    EXPECT_NE(CCallHipGetErrorString(error), nullptr);
+    EXPECT_STREQ(CCallHipGetErrorString(error), "unknown error");
     EXPECT_HIP(hipErrorInvalidValue, CCallHipDrvGetErrorName(error, &text));
+    EXPECT_STREQ(text, "hipErrorUnknown");
     EXPECT_HIP(hipErrorInvalidValue, CCallHipDrvGetErrorString(error, &text));
+    EXPECT_STREQ(text, "unknown error");
   }
 }
 

@@ -1,4 +1,4 @@
-// Spelling and one-line description of every CUresult enumerator; the data
+// Spelling and NVIDIA's description of every CUresult enumerator; the data
 // behind cuGetErrorName and cuGetErrorString.
 #ifndef STREAMHAL_CUDA_BINDING_SRC_ERROR_STRINGS_H_
 #define STREAMHAL_CUDA_BINDING_SRC_ERROR_STRINGS_H_
@@ -15,8 +15,9 @@ namespace streamhal::cuda {
 // CUDA_ERROR_INVALID_VALUE).
 const char* ResultName(int r);
 
-// A short description starting in lower case, e.g. "invalid argument value".
-// Returns nullptr when `r` is not a CUresult enumerator.
+// The description NVIDIA's cuGetErrorString gives, e.g. "invalid argument"
+// for CUDA_ERROR_INVALID_VALUE. Returns nullptr when `r` is not a CUresult
+// enumerator (cuGetErrorString then reports CUDA_ERROR_INVALID_VALUE).
 const char* ResultString(int r);
 
 }  // namespace streamhal::cuda

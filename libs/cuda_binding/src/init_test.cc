@@ -1,6 +1,5 @@
 #include <cuda.h>
 
-#include <cstring>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -76,8 +75,7 @@ TEST(CudaErrorTest, NamesAndStrings) {
   ASSERT_EQ(cuGetErrorName(CUDA_SUCCESS, &text), CUDA_SUCCESS);
   EXPECT_STREQ(text, "CUDA_SUCCESS");
   ASSERT_EQ(cuGetErrorString(CUDA_ERROR_OUT_OF_MEMORY, &text), CUDA_SUCCESS);
-  ASSERT_NE(text, nullptr);
-  EXPECT_GT(std::strlen(text), 0u);
+  EXPECT_STREQ(text, "out of memory");
   text = reinterpret_cast<const char*>(1);
   EXPECT_EQ(cuGetErrorName(static_cast<CUresult>(12345), &text), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(text, nullptr);

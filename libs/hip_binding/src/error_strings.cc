@@ -13,6 +13,12 @@ struct ErrorText {
 // One switch without a default: -Wswitch (part of -Wall, an error here) names
 // any enumerator this table forgets. Deprecated spellings share their value
 // with a current enumerator, so they are covered by that case.
+//
+// The descriptions are the strings AMD's HIP runtime returns from
+// hipGetErrorString, character for character, so a program that prints or
+// compares them sees what it sees on AMD's runtime. Two codes share a text
+// there as here (hipErrorInvalidImage and hipErrorInvalidSource); hipErrorTbd
+// has no text of its own and is described as an unknown code is.
 constexpr ErrorText Lookup(int e) {
   // Only a number in the enumerators' range is a hipError_t value; the
   // switch is on the enum so -Wswitch still sees every enumerator.
@@ -21,161 +27,166 @@ constexpr ErrorText Lookup(int e) {
     case hipSuccess:
       return {"hipSuccess", "no error"};
     case hipErrorInvalidValue:
-      return {"hipErrorInvalidValue", "an argument is null or outside its accepted range"};
+      return {"hipErrorInvalidValue", "invalid argument"};
     case hipErrorOutOfMemory:
-      return {"hipErrorOutOfMemory", "the device or host ran out of memory for the request"};
+      return {"hipErrorOutOfMemory", "out of memory"};
     case hipErrorNotInitialized:
-      return {"hipErrorNotInitialized", "the runtime has not been initialized with hipInit"};
+      return {"hipErrorNotInitialized", "initialization error"};
     case hipErrorDeinitialized:
-      return {"hipErrorDeinitialized", "the runtime is shutting down or has been shut down"};
+      return {"hipErrorDeinitialized", "driver shutting down"};
     case hipErrorProfilerDisabled:
-      return {"hipErrorProfilerDisabled", "profiling is disabled for this process"};
+      return {"hipErrorProfilerDisabled", "profiler disabled while using external profiling tool"};
     case hipErrorProfilerNotInitialized:
-      return {"hipErrorProfilerNotInitialized", "the profiler has not been initialized"};
+      return {"hipErrorProfilerNotInitialized", "profiler is not initialized"};
     case hipErrorProfilerAlreadyStarted:
-      return {"hipErrorProfilerAlreadyStarted", "profiling was already started"};
+      return {"hipErrorProfilerAlreadyStarted", "profiler already started"};
     case hipErrorProfilerAlreadyStopped:
-      return {"hipErrorProfilerAlreadyStopped", "profiling was already stopped"};
+      return {"hipErrorProfilerAlreadyStopped", "profiler already stopped"};
     case hipErrorInvalidConfiguration:
-      return {"hipErrorInvalidConfiguration",
-              "the launch configuration (grid, block or shared memory) is not valid"};
+      return {"hipErrorInvalidConfiguration", "invalid configuration argument"};
     case hipErrorInvalidPitchValue:
-      return {"hipErrorInvalidPitchValue", "the pitch argument is not valid"};
+      return {"hipErrorInvalidPitchValue", "invalid pitch argument"};
     case hipErrorInvalidSymbol:
-      return {"hipErrorInvalidSymbol", "the symbol does not name a device variable"};
+      return {"hipErrorInvalidSymbol", "invalid device symbol"};
     case hipErrorInvalidDevicePointer:
-      return {"hipErrorInvalidDevicePointer", "the pointer is not a valid device pointer"};
+      return {"hipErrorInvalidDevicePointer", "invalid device pointer"};
     case hipErrorInvalidMemcpyDirection:
-      return {"hipErrorInvalidMemcpyDirection",
-              "the copy direction does not match the pointers or is not a known kind"};
+      return {"hipErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"};
     case hipErrorInsufficientDriver:
-      return {"hipErrorInsufficientDriver", "the installed driver is too old for this runtime"};
+      return {"hipErrorInsufficientDriver", "driver version is insufficient for runtime version"};
     case hipErrorMissingConfiguration:
-      return {"hipErrorMissingConfiguration", "a launch was requested without a configuration"};
+      return {"hipErrorMissingConfiguration", "__global__ function call is not configured"};
     case hipErrorPriorLaunchFailure:
-      return {"hipErrorPriorLaunchFailure", "an earlier kernel launch failed"};
+      return {"hipErrorPriorLaunchFailure", "unspecified launch failure in prior launch"};
     case hipErrorInvalidDeviceFunction:
-      return {"hipErrorInvalidDeviceFunction", "the function is not a kernel for this device"};
+      return {"hipErrorInvalidDeviceFunction", "invalid device function"};
     case hipErrorNoDevice:
-      return {"hipErrorNoDevice", "no usable device was found"};
+      return {"hipErrorNoDevice", "no ROCm-capable device is detected"};
     case hipErrorInvalidDevice:
-      return {"hipErrorInvalidDevice", "the device ordinal does not name a device"};
+      return {"hipErrorInvalidDevice", "invalid device ordinal"};
     case hipErrorInvalidImage:
-      return {"hipErrorInvalidImage", "the kernel image is malformed or of an unknown format"};
+      return {"hipErrorInvalidImage", "device kernel image is invalid"};
     case hipErrorInvalidContext:
-      return {"hipErrorInvalidContext", "there is no current context or the context is invalid"};
+      return {"hipErrorInvalidContext", "invalid device context"};
     case hipErrorContextAlreadyCurrent:
-      return {"hipErrorContextAlreadyCurrent", "the context is already current to this thread"};
+      return {"hipErrorContextAlreadyCurrent", "context is already current context"};
     case hipErrorMapFailed:
-      return {"hipErrorMapFailed", "mapping the memory failed"};
+      return {"hipErrorMapFailed", "mapping of buffer object failed"};
     case hipErrorUnmapFailed:
-      return {"hipErrorUnmapFailed", "unmapping the memory failed"};
+      return {"hipErrorUnmapFailed", "unmapping of buffer object failed"};
     case hipErrorArrayIsMapped:
-      return {"hipErrorArrayIsMapped", "the array is mapped and cannot be destroyed"};
+      return {"hipErrorArrayIsMapped", "array is mapped"};
     case hipErrorAlreadyMapped:
-      return {"hipErrorAlreadyMapped", "the resource is already mapped"};
+      return {"hipErrorAlreadyMapped", "resource already mapped"};
     case hipErrorNoBinaryForGpu:
-      return {"hipErrorNoBinaryForGpu", "the image holds no code object for this device"};
+      return {"hipErrorNoBinaryForGpu", "no kernel image is available for execution on the device"};
     case hipErrorAlreadyAcquired:
-      return {"hipErrorAlreadyAcquired", "the resource has already been acquired"};
+      return {"hipErrorAlreadyAcquired", "resource already acquired"};
     case hipErrorNotMapped:
-      return {"hipErrorNotMapped", "the resource is not mapped"};
+      return {"hipErrorNotMapped", "resource not mapped"};
     case hipErrorNotMappedAsArray:
-      return {"hipErrorNotMappedAsArray", "the resource is not mapped as an array"};
+      return {"hipErrorNotMappedAsArray", "resource not mapped as array"};
     case hipErrorNotMappedAsPointer:
-      return {"hipErrorNotMappedAsPointer", "the resource is not mapped as a pointer"};
+      return {"hipErrorNotMappedAsPointer", "resource not mapped as pointer"};
     case hipErrorECCNotCorrectable:
-      return {"hipErrorECCNotCorrectable", "an uncorrectable memory error was detected"};
+      return {"hipErrorECCNotCorrectable", "uncorrectable ECC error encountered"};
     case hipErrorUnsupportedLimit:
-      return {"hipErrorUnsupportedLimit", "the limit is not supported by this device"};
+      return {"hipErrorUnsupportedLimit", "limit is not supported on this architecture"};
     case hipErrorContextAlreadyInUse:
-      return {"hipErrorContextAlreadyInUse", "the context is already in use by another thread"};
+      return {"hipErrorContextAlreadyInUse",
+              "exclusive-thread device already in use by a different thread"};
     case hipErrorPeerAccessUnsupported:
-      return {"hipErrorPeerAccessUnsupported", "peer access between these devices is impossible"};
+      return {"hipErrorPeerAccessUnsupported",
+              "peer access is not supported between these two devices"};
     case hipErrorInvalidKernelFile:
-      return {"hipErrorInvalidKernelFile", "the kernel source or file failed to compile"};
+      return {"hipErrorInvalidKernelFile", "invalid kernel file"};
     case hipErrorInvalidGraphicsContext:
-      return {"hipErrorInvalidGraphicsContext", "the graphics context is not valid"};
+      return {"hipErrorInvalidGraphicsContext", "invalid OpenGL or DirectX context"};
     case hipErrorInvalidSource:
-      return {"hipErrorInvalidSource", "the kernel source is not valid"};
+      return {"hipErrorInvalidSource", "device kernel image is invalid"};
     case hipErrorFileNotFound:
-      return {"hipErrorFileNotFound", "the file could not be opened"};
+      return {"hipErrorFileNotFound", "file not found"};
     case hipErrorSharedObjectSymbolNotFound:
-      return {"hipErrorSharedObjectSymbolNotFound", "a symbol the code object needs is missing"};
+      return {"hipErrorSharedObjectSymbolNotFound", "shared object symbol not found"};
     case hipErrorSharedObjectInitFailed:
-      return {"hipErrorSharedObjectInitFailed", "initializing the code object failed"};
+      return {"hipErrorSharedObjectInitFailed", "shared object initialization failed"};
     case hipErrorOperatingSystem:
-      return {"hipErrorOperatingSystem", "an operating system call failed"};
+      return {"hipErrorOperatingSystem", "OS call failed or operation not supported on this OS"};
     case hipErrorInvalidHandle:
-      return {"hipErrorInvalidHandle", "the handle is null, destroyed or of the wrong kind"};
+      return {"hipErrorInvalidHandle", "invalid resource handle"};
     case hipErrorIllegalState:
-      return {"hipErrorIllegalState", "the operation is not allowed in the current state"};
+      return {"hipErrorIllegalState", "the operation cannot be performed in the present state"};
     case hipErrorNotFound:
-      return {"hipErrorNotFound", "the named symbol or object was not found"};
+      return {"hipErrorNotFound", "named symbol not found"};
     case hipErrorNotReady:
-      return {"hipErrorNotReady", "the queued work has not finished yet"};
+      return {"hipErrorNotReady", "device not ready"};
     case hipErrorIllegalAddress:
-      return {"hipErrorIllegalAddress", "a kernel accessed an invalid address"};
+      return {"hipErrorIllegalAddress", "an illegal memory access was encountered"};
     case hipErrorLaunchOutOfResources:
-      return {"hipErrorLaunchOutOfResources",
-              "the launch needs more resources than the device has"};
+      return {"hipErrorLaunchOutOfResources", "too many resources requested for launch"};
     case hipErrorLaunchTimeOut:
-      return {"hipErrorLaunchTimeOut", "the kernel ran past the time limit"};
+      return {"hipErrorLaunchTimeOut", "the launch timed out and was terminated"};
     case hipErrorPeerAccessAlreadyEnabled:
       return {"hipErrorPeerAccessAlreadyEnabled", "peer access is already enabled"};
     case hipErrorPeerAccessNotEnabled:
       return {"hipErrorPeerAccessNotEnabled", "peer access has not been enabled"};
     case hipErrorSetOnActiveProcess:
-      return {"hipErrorSetOnActiveProcess", "the setting cannot change once the device is in use"};
+      return {"hipErrorSetOnActiveProcess", "cannot set while device is active in this process"};
     case hipErrorContextIsDestroyed:
-      return {"hipErrorContextIsDestroyed", "the context has been destroyed"};
+      return {"hipErrorContextIsDestroyed", "context is destroyed"};
     case hipErrorAssert:
-      return {"hipErrorAssert", "a kernel assertion failed"};
+      return {"hipErrorAssert", "device-side assert triggered"};
     case hipErrorHostMemoryAlreadyRegistered:
-      return {"hipErrorHostMemoryAlreadyRegistered", "the host range is already registered"};
+      return {"hipErrorHostMemoryAlreadyRegistered",
+              "part or all of the requested memory range is already mapped"};
     case hipErrorHostMemoryNotRegistered:
-      return {"hipErrorHostMemoryNotRegistered", "the host range is not registered"};
+      return {"hipErrorHostMemoryNotRegistered",
+              "pointer does not correspond to a registered memory region"};
     case hipErrorLaunchFailure:
-      return {"hipErrorLaunchFailure", "the kernel failed while executing"};
+      return {"hipErrorLaunchFailure", "unspecified launch failure"};
     case hipErrorCooperativeLaunchTooLarge:
-      return {"hipErrorCooperativeLaunchTooLarge",
-              "the cooperative grid is larger than can be resident at once"};
+      return {"hipErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"};
     case hipErrorNotSupported:
-      return {"hipErrorNotSupported", "the operation is not supported"};
+      return {"hipErrorNotSupported", "operation not supported"};
     case hipErrorStreamCaptureUnsupported:
-      return {"hipErrorStreamCaptureUnsupported", "the operation is not allowed while capturing"};
+      return {"hipErrorStreamCaptureUnsupported",
+              "operation not permitted when stream is capturing"};
     case hipErrorStreamCaptureInvalidated:
       return {"hipErrorStreamCaptureInvalidated",
-              "the capture was invalidated by an earlier error"};
+              "operation failed due to a previous error during capture"};
     case hipErrorStreamCaptureMerge:
-      return {"hipErrorStreamCaptureMerge", "the operation would merge two separate captures"};
+      return {"hipErrorStreamCaptureMerge",
+              "operation would result in a merge of separate capture sequences"};
     case hipErrorStreamCaptureUnmatched:
-      return {"hipErrorStreamCaptureUnmatched", "the capture was not begun on this stream"};
+      return {"hipErrorStreamCaptureUnmatched",
+              "capture was not ended in the same stream as it began"};
     case hipErrorStreamCaptureUnjoined:
-      return {"hipErrorStreamCaptureUnjoined",
-              "the capture forked into a stream that was not joined back"};
+      return {"hipErrorStreamCaptureUnjoined", "capturing stream has unjoined work"};
     case hipErrorStreamCaptureIsolation:
       return {"hipErrorStreamCaptureIsolation",
-              "the dependency would cross the boundary of the capture"};
+              "dependency created on uncaptured work in another stream"};
     case hipErrorStreamCaptureImplicit:
       return {"hipErrorStreamCaptureImplicit",
-              "the operation would depend implicitly on a capturing stream"};
+              "operation would make the legacy stream depend on a capturing blocking stream"};
     case hipErrorCapturedEvent:
-      return {"hipErrorCapturedEvent", "the event was last recorded in a capturing stream"};
+      return {"hipErrorCapturedEvent",
+              "operation not permitted on an event last recorded in a capturing stream"};
     case hipErrorStreamCaptureWrongThread:
       return {"hipErrorStreamCaptureWrongThread",
-              "the capture must be ended by the thread that began it"};
+              "attempt to terminate a thread-local capture sequence from another thread"};
     case hipErrorGraphExecUpdateFailure:
       return {"hipErrorGraphExecUpdateFailure",
-              "the executable graph cannot take the requested update"};
+              "the graph update was not performed because it included changes which violated "
+              "constraints specific to instantiated graph update"};
     case hipErrorUnknown:
-      return {"hipErrorUnknown", "an unknown error occurred"};
+      return {"hipErrorUnknown", "unknown error"};
     case hipErrorRuntimeMemory:
-      return {"hipErrorRuntimeMemory", "a memory call of the underlying runtime failed"};
+      return {"hipErrorRuntimeMemory", "runtime memory call returned error"};
     case hipErrorRuntimeOther:
-      return {"hipErrorRuntimeOther", "a call of the underlying runtime failed"};
+      return {"hipErrorRuntimeOther", "runtime call other than memory returned error"};
     case hipErrorTbd:
-      return {"hipErrorTbd", "end-of-range marker; no call returns it"};
+      // No text of its own: AMD's runtime gives it the text of an unknown code.
+      return {"hipErrorTbd", nullptr};
   }
   // Numbers inside the range that no enumerator names land here.
   return {nullptr, nullptr};

@@ -16,9 +16,17 @@ namespace streamhal::hip {
 // binding decides what HIP reports then.
 const char* ErrorName(int e);
 
-// A one-line description of what went wrong; nullptr when `e` is not an
-// enumerator.
+// The description AMD's hipGetErrorString gives, e.g. "invalid argument" for
+// hipErrorInvalidValue. nullptr when `e` is not an enumerator, and for
+// hipErrorTbd, which AMD's runtime describes like an unknown code (the binding
+// then reports kUnknownErrorString).
 const char* ErrorString(int e);
+
+// What AMD's runtime answers for a number it has no name or text for:
+// hipGetErrorName and hipGetErrorString return these, and the hipDrvGetError*
+// pair stores them and reports hipErrorInvalidValue.
+inline constexpr const char kUnknownErrorName[] = "hipErrorUnknown";
+inline constexpr const char kUnknownErrorString[] = "unknown error";
 
 }  // namespace streamhal::hip
 

@@ -31,26 +31,31 @@ hipError_t hipRuntimeGetVersion(int* runtime_version) {
   return hipSuccess;
 }
 
+// For a number with no name or text, AMD's runtime returns (or stores) its
+// fixed unknown-code answers; the hipDrvGetError* pair then reports
+// hipErrorInvalidValue.
 const char* hipGetErrorName(hipError_t error) {
   const char* name = streamhal::hip::ErrorName(streamhal::EnumArgument(error));
-  return name != nullptr ? name : "hipErrorUnknown";
+  return name != nullptr ? name : streamhal::hip::kUnknownErrorName;
 }
 
 const char* hipGetErrorString(hipError_t error) {
   const char* text = streamhal::hip::ErrorString(streamhal::EnumArgument(error));
-  return text != nullptr ? text : "unknown error";
+  return text != nullptr ? text : streamhal::hip::kUnknownErrorString;
 }
 
 hipError_t hipDrvGetErrorName(hipError_t error, const char** name) {
   if (name == nullptr) return hipErrorInvalidValue;
-  *name = streamhal::hip::ErrorName(streamhal::EnumArgument(error));
-  return *name != nullptr ? hipSuccess : hipErrorInvalidValue;
+  const char* known = streamhal::hip::ErrorName(streamhal::EnumArgument(error));
+  *name = known != nullptr ? known : streamhal::hip::kUnknownErrorName;
+  return known != nullptr ? hipSuccess : hipErrorInvalidValue;
 }
 
 hipError_t hipDrvGetErrorString(hipError_t error, const char** text) {
   if (text == nullptr) return hipErrorInvalidValue;
-  *text = streamhal::hip::ErrorString(streamhal::EnumArgument(error));
-  return *text != nullptr ? hipSuccess : hipErrorInvalidValue;
+  const char* known = streamhal::hip::ErrorString(streamhal::EnumArgument(error));
+  *text = known != nullptr ? known : streamhal::hip::kUnknownErrorString;
+  return known != nullptr ? hipSuccess : hipErrorInvalidValue;
 }
 
 hipError_t hipGetLastError(void) { return streamhal::hip::TakeLastError(); }
