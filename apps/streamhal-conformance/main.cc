@@ -155,6 +155,8 @@ DeviceInfo QueryDevice(const Options& options) {
   cuDeviceTotalMem(&memory, 0);
   device.total_memory = memory;
   cuDeviceComputeCapability(&device.compute_major, &device.compute_minor, 0);
+  cuDeviceGetAttribute(&device.loop_iteration_limit, CU_DEVICE_ATTRIBUTE_HAL_LOOP_ITERATION_LIMIT,
+                       0);
   hipDeviceProp_t props;
   if (hipGetDeviceProperties(&props, 0) == hipSuccess) device.backend = props.gcnArchName;
   (void)hipGetLastError();

@@ -55,6 +55,15 @@ void PrintCudaDevice(CUdevice device) {
       std::printf("  %-26s %d\n", row.label, value);
     }
   }
+  int loop_limit = 0;
+  if (cuDeviceGetAttribute(&loop_limit, CU_DEVICE_ATTRIBUTE_HAL_LOOP_ITERATION_LIMIT, device) ==
+          CUDA_SUCCESS &&
+      loop_limit > 0) {
+    std::printf(
+        "  %-26s %d per kernel invocation, all loops together; longer loops end early\n"
+        "  %-26s without an error and leave wrong results: spread long loops over threads\n",
+        "loop iteration limit", loop_limit, "");
+  }
 }
 
 void PrintHipDevice(int device) {

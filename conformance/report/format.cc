@@ -95,6 +95,15 @@ void AppendTotals(const Report& report, std::string& out) {
   out += ").\n\n";
 }
 
+// Kernel authors must know a device that ends long loops silently.
+void AppendLoopLimit(const DeviceInfo& device, std::string& out) {
+  if (device.loop_iteration_limit <= 0) return;
+  absl::StrAppend(&out, "**Loop limit:** this device ends the loops of a kernel invocation after ",
+                  device.loop_iteration_limit,
+                  " iterations in total, without an error; a kernel that loops longer gets wrong "
+                  "results. Spread long loops over threads (docs/kernel-abi.md).\n\n");
+}
+
 void AppendDevice(const Report& report, const MarkdownOptions& options, std::string& out) {
   const DeviceInfo& device = report.device;
   const std::string validation = device.validation ? "on" : "off";
@@ -103,6 +112,7 @@ void AppendDevice(const Report& report, const MarkdownOptions& options, std::str
         &out, "Observed on the first Vulkan device",
         device.filter.empty() ? "" : absl::StrCat(" whose name contains `", device.filter, "`"),
         ", with the validation layer ", validation, ".\n\n");
+    AppendLoopLimit(device, out);
     return;
   }
   if (!device.available) {
@@ -115,6 +125,7 @@ void AppendDevice(const Report& report, const MarkdownOptions& options, std::str
                   device.count == 1 ? " device" : " devices", " visible");
   if (!device.filter.empty()) absl::StrAppend(&out, " with filter `", device.filter, "`");
   absl::StrAppend(&out, "; validation layer ", validation, ".\n\n");
+  AppendLoopLimit(device, out);
 }
 
 // --- JSON ---
@@ -293,6 +304,7 @@ std::string FormatJson(const Report& report) {
       ", \"total_memory\": ", device.total_memory, ", \"compute_capability\": ",
       device.available ? Json(absl::StrCat(device.compute_major, ".", device.compute_minor))
                        : "null",
+      ", \"loop_iteration_limit\": ", device.loop_iteration_limit,
       ", \"cuda_driver_version\": ", device.cuda_driver_version,
       ", \"hip_runtime_version\": ", device.hip_runtime_version,
       ", \"filter\": ", JsonOrNull(device.filter),

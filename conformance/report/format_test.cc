@@ -45,6 +45,7 @@ Report SampleReport() {
   device.count = 1;
   device.filter = "llvmpipe";
   device.validation = true;
+  device.loop_iteration_limit = 65535;
   return BuildReport(std::move(rows), std::move(ran), device);
 }
 
@@ -60,6 +61,14 @@ TEST(FormatMarkdownTest, ShowsDeviceTotalsGroupsAndContradictions) {
   EXPECT_TRUE(StrContains(text, "`__hipRegisterFatBinary` / `__hipRegisterVar`"));
   EXPECT_TRUE(StrContains(text, "**unsupported** (contradicts the claim)"));
   EXPECT_TRUE(StrContains(text, "value was 0x7ffc1234"));
+  EXPECT_TRUE(StrContains(text, "after 65535 iterations in total"));
+}
+
+TEST(FormatMarkdownTest, NamesNoLoopLimitForADeviceWithout) {
+  Report report = SampleReport();
+  report.device.loop_iteration_limit = 0;
+  EXPECT_FALSE(StrContains(FormatMarkdown(report, {}), "Loop limit"));
+  EXPECT_FALSE(StrContains(FormatMarkdown(report, {.doc = true}), "Loop limit"));
 }
 
 TEST(FormatMarkdownTest, DocModeLeavesOutMachineDetailsAndNamesTheCommand) {
@@ -70,6 +79,8 @@ TEST(FormatMarkdownTest, DocModeLeavesOutMachineDetailsAndNamesTheCommand) {
   EXPECT_FALSE(StrContains(text, "0x7ffc1234"));
   EXPECT_TRUE(StrContains(text, "`S.Register`"));
   EXPECT_TRUE(StrContains(text, "whose name contains `llvmpipe`"));
+  // The loop limit is what kernel authors on this device must know.
+  EXPECT_TRUE(StrContains(text, "after 65535 iterations in total"));
 }
 
 TEST(FormatJsonTest, HasTheRowFieldsAndEscapes) {
@@ -83,6 +94,7 @@ TEST(FormatJsonTest, HasTheRowFieldsAndEscapes) {
   EXPECT_TRUE(StrContains(text, R"json("name": "llvmpipe (LLVM 15.0.6, 256 bits)")json"));
   EXPECT_TRUE(StrContains(text, R"json("proves": "unsupported")json"));
   EXPECT_TRUE(StrContains(text, R"json("problems": [])json"));
+  EXPECT_TRUE(StrContains(text, R"json("loop_iteration_limit": 65535)json"));
 }
 
 TEST(FormatJunitTest, OneCasePerRowWithFailuresAndSkips) {

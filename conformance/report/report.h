@@ -56,6 +56,7 @@ struct DeviceInfo {
   uint64_t total_memory = 0;
   int compute_major = 0;
   int compute_minor = 0;
+  int loop_iteration_limit = 0;  // CU_DEVICE_ATTRIBUTE_HAL_LOOP_ITERATION_LIMIT; 0: none
   int cuda_driver_version = 0;
   int hip_runtime_version = 0;
   std::string filter;  // --device, empty when none

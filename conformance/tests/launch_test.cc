@@ -7,6 +7,7 @@
 #include <cuda.h>
 #include <hip/hip_runtime_api.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -75,6 +76,53 @@ class ScaleOffsetLaunch {
 };
 
 // --- Launches that run -------------------------------------------------------------
+
+// The loop limit a device reports (streamhal extension attribute) is the one
+// its kernels meet: one invocation counting to 100,000 stops at the limit on
+// llvmpipe, and counts to the end on a device without one.
+TEST_F(LaunchConformance, KernelLoopsStopAtTheReportedLoopIterationLimit) {
+  static const char kCountGlsl[] = R"(#version 460
+#extension GL_GOOGLE_include_directive : require
+#include "streamhal/kernel.glsl"
+#define STREAMHAL_KERNEL_NAME count_up
+
+STREAMHAL_DECLARE_PTR(uint);
+layout(push_constant) uniform Params {
+  uint_ptr result;
+  uint n;
+} p;
+
+void main() {
+  uint count = 0;
+  for (uint i = 0; i < p.n; ++i) count += 1;
+  p.result.v[0] = count;
+}
+)";
+  int cuda_limit = -1, hip_limit = -1;
+  ASSERT_CU(CUDA_SUCCESS,
+            cuDeviceGetAttribute(&cuda_limit, CU_DEVICE_ATTRIBUTE_HAL_LOOP_ITERATION_LIMIT, 0));
+  ASSERT_HIP(hipSuccess,
+             hipDeviceGetAttribute(&hip_limit, hipDeviceAttributeHalLoopIterationLimit, 0));
+  EXPECT_EQ(cuda_limit, hip_limit);
+  ASSERT_GE(cuda_limit, 0);
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, kCountGlsl));
+  CUfunction count_up = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&count_up, module, "count_up"));
+  CUdeviceptr out = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&out, sizeof(uint32_t)));
+  for (uint32_t n : {1000u, 100000u}) {
+    SCOPED_TRACE(n);
+    void* params[] = {&out, &n};
+    ASSERT_CU(CUDA_SUCCESS,
+              cuLaunchKernel(count_up, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+    const uint32_t expected =
+        cuda_limit > 0 ? std::min<uint32_t>(n, static_cast<uint32_t>(cuda_limit)) : n;
+    EXPECT_EQ(CudaDownload<uint32_t>(out, 1)[0], expected);
+  }
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(out));
+  ASSERT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
 
 TEST_F(LaunchConformance, VectorAddWithKernelParams) {
   CUmodule cuda_module = nullptr;

@@ -29,6 +29,10 @@ struct DeviceProperties {
   uint32_t device_id = 0;
   bool integrated = false;      // shares memory with the host (iGPU, CPU)
   bool is_cpu = false;
+  // The most loop iterations one kernel invocation may run, all its loops
+  // together, before the driver ends them silently (llvmpipe: 65,535); 0
+  // when the device has no such limit.
+  uint32_t loop_iteration_limit = 0;
 
   uint64_t total_memory = 0;           // bytes of device-local memory
   uint64_t max_allocation_size = 0;    // largest single allocation

@@ -62,6 +62,8 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
     case DeviceAttribute::kHostRegisterSupported: return p.can_map_host_memory ? 1 : 0;
     case DeviceAttribute::kComputeMode: return 0;  // CU_COMPUTEMODE_DEFAULT
     case DeviceAttribute::kSingleToDoublePrecisionPerfRatio: return 2;
+    case DeviceAttribute::kLoopIterationLimit:
+      return Clamp(p.loop_iteration_limit);
     // Capabilities streamhal does not provide (yet); the conformance table
     // says which.
     case DeviceAttribute::kKernelExecTimeout:

@@ -78,6 +78,8 @@ enum class DeviceAttribute {
   kReadOnlyHostRegisterSupported,
   kIpcEventSupported,
   kTimelineSemaphoreInteropSupported,
+  // streamhal extension: DeviceProperties::loop_iteration_limit.
+  kLoopIterationLimit,
 };
 
 // Writes the value of `attribute` of device `device` to `*value`.

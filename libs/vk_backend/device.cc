@@ -354,6 +354,9 @@ absl::Status VulkanDevice::Probe() {
   p.backend_name = "vulkan";
   p.driver_name = chain.driver.driverName;
   p.driver_info = chain.driver.driverInfo;
+  // llvmpipe ends the loops of an invocation after 65,535 iterations in
+  // total and runs on with whatever the loop computed so far (no error).
+  if (chain.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE) p.loop_iteration_limit = 65535;
   p.api_version = vk_properties_.apiVersion;
   p.driver_version = vk_properties_.driverVersion;
   p.vendor_id = vk_properties_.vendorID;

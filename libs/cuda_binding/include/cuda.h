@@ -309,7 +309,11 @@ typedef enum CUdevice_attribute_enum {
   CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT = 126,
   CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED = 127,
   CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS = 129,
-  CU_DEVICE_ATTRIBUTE_MAX
+  CU_DEVICE_ATTRIBUTE_MAX,
+  /* streamhal extension: the most loop iterations one kernel invocation may
+   * run, all its loops together, before the device ends them silently
+   * (llvmpipe: 65535); 0 when the device has no such limit. */
+  CU_DEVICE_ATTRIBUTE_HAL_LOOP_ITERATION_LIMIT = 0x48414c01
 } CUdevice_attribute;
 
 /* Value of CU_DEVICE_ATTRIBUTE_COMPUTE_MODE. */

@@ -100,6 +100,8 @@ DeviceAttribute ToCore(int attribute) {
     case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED:
       return DeviceAttribute::kReadOnlyHostRegisterSupported;
     case CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: return DeviceAttribute::kIpcEventSupported;
+    case CU_DEVICE_ATTRIBUTE_HAL_LOOP_ITERATION_LIMIT:
+      return DeviceAttribute::kLoopIterationLimit;
     default:
       break;
   }

@@ -239,7 +239,11 @@ typedef enum hipDeviceAttribute_t {
   hipDeviceAttributeWallClockRate,
 
   hipDeviceAttributeAmdSpecificEnd = 19999,
-  hipDeviceAttributeVendorSpecificBegin = 20000
+  hipDeviceAttributeVendorSpecificBegin = 20000,
+  /* streamhal extension: the most loop iterations one kernel invocation may
+   * run, all its loops together, before the device ends them silently
+   * (llvmpipe: 65535); 0 when the device has no such limit. */
+  hipDeviceAttributeHalLoopIterationLimit = 0x48414c01
 } hipDeviceAttribute_t;
 
 enum hipComputeMode {
