@@ -3,9 +3,13 @@
  * AMD platform, so that unmodified HIP host programs compile against it and
  * run their kernels on any Vulkan device.
  *
- * Declarations only. The header is valid C11 and C++20; C++ callers also get
- * HIP's default arguments. Nothing here depends on __HIP_PLATFORM_AMD__ or on
- * a HIP compiler.
+ * Declarations only. The header is valid C99 and later and C++17 and later;
+ * C++ callers also get HIP's default arguments. Nothing here depends on
+ * __HIP_PLATFORM_AMD__ or on a HIP compiler.
+ *
+ * As in AMD's headers, the driver, texture, surface and vector types (dim3
+ * among them) live in hip/driver_types.h, hip/texture_types.h,
+ * hip/surface_types.h and hip/hip_vector_types.h, which this header includes.
  *
  * Where HIP 6.0 lacks an entry point this project tracks, the declaration
  * follows the signature of the later HIP 6.x release that introduced it
@@ -17,7 +21,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hip/driver_types.h"
+#include "hip/hip_common.h"
+#include "hip/hip_vector_types.h"
 #include "hip/hip_version.h"
+#include "hip/surface_types.h"
+#include "hip/texture_types.h"
 
 /* HIP's default arguments exist only in C++; C callers pass every argument. */
 #ifdef __cplusplus
@@ -422,7 +431,6 @@ typedef enum hipSharedMemConfig {
 /* Handles                                                                    */
 /* ------------------------------------------------------------------------- */
 
-typedef void* hipDeviceptr_t;
 typedef struct ihipCtx_t* hipCtx_t;
 typedef struct ihipStream_t* hipStream_t;
 typedef struct ihipEvent_t* hipEvent_t;
@@ -433,11 +441,6 @@ typedef struct ihipMemPoolHandle_t* hipMemPool_t;
 typedef struct ihipGraph* hipGraph_t;
 typedef struct hipGraphNode* hipGraphNode_t;
 typedef struct hipGraphExec* hipGraphExec_t;
-typedef struct hipArray* hipArray_t;
-typedef const struct hipArray* hipArray_const_t;
-/* Texture references come only from hipModuleGetTexRef, so callers never
- * need the layout. */
-typedef struct textureReference textureReference;
 
 /* ------------------------------------------------------------------------- */
 /* Flags and special values                                                   */
@@ -525,12 +528,6 @@ typedef struct textureReference textureReference;
 #define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void*)0x02)
 #define HIP_LAUNCH_PARAM_END ((void*)0x03)
 
-/* hipTexRefSetArray / hipTexRefSetFlags */
-#define HIP_TRSA_OVERRIDE_FORMAT 0x01
-#define HIP_TRSF_READ_AS_INTEGER 0x01
-#define HIP_TRSF_NORMALIZED_COORDINATES 0x02
-#define HIP_TRSF_SRGB 0x10
-
 /* hipGetProcAddress */
 #define HIP_GET_PROC_ADDRESS_DEFAULT 0x0
 #define HIP_GET_PROC_ADDRESS_LEGACY_STREAM 0x1
@@ -546,23 +543,6 @@ typedef enum hipDriverProcAddressQueryResult {
 /* Memory                                                                     */
 /* ------------------------------------------------------------------------- */
 
-typedef enum hipMemcpyKind {
-  hipMemcpyHostToHost = 0,
-  hipMemcpyHostToDevice = 1,
-  hipMemcpyDeviceToHost = 2,
-  hipMemcpyDeviceToDevice = 3,
-  hipMemcpyDefault = 4 /* direction inferred from the pointers */
-} hipMemcpyKind;
-
-typedef enum hipMemoryType {
-  hipMemoryTypeUnregistered = 0,
-  hipMemoryTypeHost = 1,
-  hipMemoryTypeDevice = 2,
-  hipMemoryTypeManaged = 3,
-  hipMemoryTypeArray = 10,
-  hipMemoryTypeUnified = 11
-} hipMemoryType;
-
 typedef struct hipPointerAttribute_t {
   enum hipMemoryType type;
   int device;
@@ -571,26 +551,6 @@ typedef struct hipPointerAttribute_t {
   int isManaged;
   unsigned allocationFlags;
 } hipPointerAttribute_t;
-
-typedef enum hipPointer_attribute {
-  HIP_POINTER_ATTRIBUTE_CONTEXT = 1,
-  HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
-  HIP_POINTER_ATTRIBUTE_DEVICE_POINTER,
-  HIP_POINTER_ATTRIBUTE_HOST_POINTER,
-  HIP_POINTER_ATTRIBUTE_P2P_TOKENS,
-  HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS,
-  HIP_POINTER_ATTRIBUTE_BUFFER_ID,
-  HIP_POINTER_ATTRIBUTE_IS_MANAGED,
-  HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-  HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE,
-  HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR,
-  HIP_POINTER_ATTRIBUTE_RANGE_SIZE,
-  HIP_POINTER_ATTRIBUTE_MAPPED,
-  HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES,
-  HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE,
-  HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS,
-  HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE
-} hipPointer_attribute;
 
 typedef enum hipMemoryAdvise {
   hipMemAdviseSetReadMostly = 1,
@@ -674,75 +634,6 @@ typedef struct hipMemPoolPtrExportData {
   unsigned char reserved[64];
 } hipMemPoolPtrExportData;
 
-typedef struct hipPitchedPtr {
-  void* ptr;
-  size_t pitch;
-  size_t xsize;
-  size_t ysize;
-} hipPitchedPtr;
-
-typedef struct hipExtent {
-  size_t width; /* elements for arrays, bytes for linear memory */
-  size_t height;
-  size_t depth;
-} hipExtent;
-
-typedef struct hipPos {
-  size_t x;
-  size_t y;
-  size_t z;
-} hipPos;
-
-typedef struct hipMemcpy3DParms {
-  hipArray_t srcArray;
-  struct hipPos srcPos;
-  struct hipPitchedPtr srcPtr;
-  hipArray_t dstArray;
-  struct hipPos dstPos;
-  struct hipPitchedPtr dstPtr;
-  struct hipExtent extent;
-  enum hipMemcpyKind kind;
-} hipMemcpy3DParms;
-
-/* ------------------------------------------------------------------------- */
-/* Arrays and texture references                                              */
-/* ------------------------------------------------------------------------- */
-
-typedef enum hipArray_Format {
-  HIP_AD_FORMAT_UNSIGNED_INT8 = 0x01,
-  HIP_AD_FORMAT_UNSIGNED_INT16 = 0x02,
-  HIP_AD_FORMAT_UNSIGNED_INT32 = 0x03,
-  HIP_AD_FORMAT_SIGNED_INT8 = 0x08,
-  HIP_AD_FORMAT_SIGNED_INT16 = 0x09,
-  HIP_AD_FORMAT_SIGNED_INT32 = 0x0a,
-  HIP_AD_FORMAT_HALF = 0x10,
-  HIP_AD_FORMAT_FLOAT = 0x20
-} hipArray_Format;
-
-typedef struct HIP_ARRAY_DESCRIPTOR {
-  size_t Width;
-  size_t Height;
-  enum hipArray_Format Format;
-  unsigned int NumChannels;
-} HIP_ARRAY_DESCRIPTOR;
-
-typedef enum hipTextureAddressMode {
-  hipAddressModeWrap = 0,
-  hipAddressModeClamp = 1,
-  hipAddressModeMirror = 2,
-  hipAddressModeBorder = 3
-} hipTextureAddressMode;
-
-typedef enum hipTextureFilterMode {
-  hipFilterModePoint = 0,
-  hipFilterModeLinear = 1
-} hipTextureFilterMode;
-
-typedef enum hipTextureReadMode {
-  hipReadModeElementType = 0,
-  hipReadModeNormalizedFloat = 1
-} hipTextureReadMode;
-
 /* ------------------------------------------------------------------------- */
 /* Modules, functions and launches                                            */
 /* ------------------------------------------------------------------------- */
@@ -784,20 +675,6 @@ typedef enum hipJitInputType {
   hipJitNumInputTypes = 10
 } hipJitInputType;
 
-typedef enum hipFunction_attribute {
-  HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-  HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-  HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES,
-  HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
-  HIP_FUNC_ATTRIBUTE_NUM_REGS,
-  HIP_FUNC_ATTRIBUTE_PTX_VERSION,
-  HIP_FUNC_ATTRIBUTE_BINARY_VERSION,
-  HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA,
-  HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-  HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-  HIP_FUNC_ATTRIBUTE_MAX
-} hipFunction_attribute;
-
 typedef enum hipFuncAttribute {
   hipFuncAttributeMaxDynamicSharedMemorySize = 8,
   hipFuncAttributePreferredSharedMemoryCarveout = 9,
@@ -816,17 +693,6 @@ typedef struct hipFuncAttributes {
   int ptxVersion;
   size_t sharedSizeBytes;
 } hipFuncAttributes;
-
-typedef struct dim3 {
-  uint32_t x;
-  uint32_t y;
-  uint32_t z;
-#ifdef __cplusplus
-  /* As in HIP: unspecified dimensions are 1, so dim3(n) is a 1-D shape. */
-  constexpr dim3(uint32_t x_in = 1, uint32_t y_in = 1, uint32_t z_in = 1)
-      : x(x_in), y(y_in), z(z_in) {}
-#endif
-} dim3;
 
 /* One entry per device for the multi-device cooperative launches. */
 typedef struct hipLaunchParams_t {
