@@ -1,7 +1,7 @@
 /* Umbrella header for HIP host programs, including what AMD's
  * hip/hip_runtime.h includes: the C headers stdint.h, stdio.h, stdlib.h and
- * assert.h (and <thread> in C++), the runtime API, and the vector, driver,
- * texture and library types.
+ * assert.h (and <thread> in C++), the runtime API, the vector, driver,
+ * texture and library types, and the channel descriptors.
  *
  * Only the host API exists: streamhal kernels are SPIR-V compute shaders
  * loaded through the module API, so there is no device-language support
@@ -18,9 +18,11 @@
 #include <thread>
 #endif
 
+#include "hip/channel_descriptor.h"
 #include "hip/driver_types.h"
 #include "hip/hip_common.h"
 #include "hip/hip_runtime_api.h"
+#include "hip/hip_texture_types.h"
 #include "hip/hip_vector_types.h"
 #include "hip/hip_version.h"
 #include "hip/library_types.h"

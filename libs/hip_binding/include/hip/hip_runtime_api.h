@@ -12,9 +12,9 @@
  * hip/surface_types.h and hip/hip_vector_types.h, which this header includes.
  *
  * Where HIP 6.0 lacks an entry point this project tracks, the declaration
- * follows the signature of the later HIP 6.x release that introduced it
- * (hipGetProcAddress, hipGetFuncBySymbol, hipLink*), and hipHALDeinit is a
- * streamhal extension. */
+ * follows the signature of the later HIP release that introduced it
+ * (hipGetProcAddress, hipGetFuncBySymbol, hipLink*, hipExtGetLastError;
+ * hipExtHostAlloc from HIP 7.0), and hipHALDeinit is a streamhal extension. */
 #ifndef STREAMHAL_HIP_HIP_RUNTIME_API_H_
 #define STREAMHAL_HIP_HIP_RUNTIME_API_H_
 
@@ -839,6 +839,10 @@ hipError_t hipDeviceSynchronize(void);
 hipError_t hipDeviceReset(void);
 hipError_t hipDeviceGetLimit(size_t* pValue, enum hipLimit_t limit);
 hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value);
+/* linktype and hopcount: how device1 reaches device2 (an HSA link type) and
+ * over how many hops. */
+hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t* linktype,
+                                        uint32_t* hopcount);
 
 /* Primary contexts ------------------------------------------------------------ */
 
@@ -993,6 +997,11 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int* priority);
 hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device);
 hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* userData,
                                 unsigned int flags);
+/* A stream limited to the compute units whose bits are set in cuMask
+ * (cuMaskSize 32-bit words, bit i of word j naming unit 32 * j + i). */
+hipError_t hipExtStreamCreateWithCUMask(hipStream_t* stream, uint32_t cuMaskSize,
+                                        const uint32_t* cuMask);
+hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32_t* cuMask);
 
 /* Events --------------------------------------------------------------------------------- */
 
@@ -1016,6 +1025,12 @@ hipError_t hipMallocManaged(void** dev_ptr, size_t size,
 hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes);
 hipError_t hipMemGetAddressRange(hipDeviceptr_t* pbase, size_t* psize, hipDeviceptr_t dptr);
 hipError_t hipMemPtrGetInfo(void* ptr, size_t* size);
+/* flags: hipDeviceMallocDefault, hipDeviceMallocFinegrained, ... */
+hipError_t hipExtMallocWithFlags(void** ptr, size_t sizeBytes, unsigned int flags);
+/* Device globals by their host-side symbol (a variable registered through
+ * __hipRegisterVar). */
+hipError_t hipGetSymbolAddress(void** devPtr, const void* symbol);
+hipError_t hipGetSymbolSize(size_t* size, const void* symbol);
 
 hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags);
 hipError_t hipHostFree(void* ptr);
@@ -1023,6 +1038,9 @@ hipError_t hipHostAlloc(void** ptr, size_t size, unsigned int flags); /* depreca
 hipError_t hipMallocHost(void** ptr, size_t size);                    /* deprecated in HIP */
 hipError_t hipFreeHost(void* ptr);                                    /* deprecated in HIP */
 hipError_t hipHostGetDevicePointer(void** devPtr, void* hstPtr, unsigned int flags);
+/* hipHostMalloc under the name HIP 7.0 gives it (flags are the
+ * hipHostAlloc* bits). */
+hipError_t hipExtHostAlloc(void** ptr, size_t size, unsigned int flags);
 hipError_t hipHostGetFlags(unsigned int* flagsPtr, void* hostPtr);
 hipError_t hipHostRegister(void* hostPtr, size_t sizeBytes, unsigned int flags);
 hipError_t hipHostUnregister(void* hostPtr);
@@ -1065,6 +1083,20 @@ hipError_t hipMemcpyPeer(void* dst, int dstDeviceId, const void* src, int srcDev
                          size_t sizeBytes);
 hipError_t hipMemcpyPeerAsync(void* dst, int dstDeviceId, const void* src, int srcDevice,
                               size_t sizeBytes, hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+/* Copies to and from a device global named by its host-side symbol, offset
+ * bytes into it. */
+hipError_t hipMemcpyToSymbol(const void* symbol, const void* src, size_t sizeBytes,
+                             size_t offset STREAMHAL_HIP_DEFAULT(0),
+                             hipMemcpyKind kind STREAMHAL_HIP_DEFAULT(hipMemcpyHostToDevice));
+hipError_t hipMemcpyToSymbolAsync(const void* symbol, const void* src, size_t sizeBytes,
+                                  size_t offset, hipMemcpyKind kind,
+                                  hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipMemcpyFromSymbol(void* dst, const void* symbol, size_t sizeBytes,
+                               size_t offset STREAMHAL_HIP_DEFAULT(0),
+                               hipMemcpyKind kind STREAMHAL_HIP_DEFAULT(hipMemcpyDeviceToHost));
+hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t sizeBytes, size_t offset,
+                                    hipMemcpyKind kind,
+                                    hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
 
 hipError_t hipMemset(void* dst, int value, size_t sizeBytes);
 hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes,
@@ -1157,6 +1189,8 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
 
 hipError_t hipGetLastError(void);
 hipError_t hipPeekAtLastError(void);
+/* hipGetLastError under its hipExt name. */
+hipError_t hipExtGetLastError(void);
 const char* hipGetErrorName(hipError_t hip_error);
 const char* hipGetErrorString(hipError_t hipError);
 hipError_t hipDrvGetErrorName(hipError_t hipError, const char** errorString);
