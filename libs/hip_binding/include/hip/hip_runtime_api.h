@@ -4,8 +4,10 @@
  * run their kernels on any Vulkan device.
  *
  * Declarations only. The header is valid C99 and later and C++17 and later;
- * C++ callers also get HIP's default arguments. Nothing here depends on
- * __HIP_PLATFORM_AMD__ or on a HIP compiler.
+ * C++ callers also get HIP's default arguments and, as in AMD's header, the
+ * template overloads at the end (hipMalloc(T**, ...), hipMemcpyToSymbol(const
+ * T&, ...), ...; define __HIP_DISABLE_CPP_FUNCTIONS__ to leave them out).
+ * Nothing here depends on __HIP_PLATFORM_AMD__ or on a HIP compiler.
  *
  * As in AMD's headers, the driver, texture, surface and vector types (dim3
  * among them) live in hip/driver_types.h, hip/texture_types.h,
@@ -1199,6 +1201,118 @@ hipError_t hipDrvGetErrorString(hipError_t hipError, const char** errorString);
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
+
+/* ------------------------------------------------------------------------- */
+/* C++ overloads                                                              */
+/* ------------------------------------------------------------------------- */
+
+/* As in AMD's header: allocations into a typed pointer (no cast to void**),
+ * default flags, and device globals named by the variable itself. Each
+ * forwards to the C entry point of the same name; where both accept the
+ * arguments, overload resolution picks the C entry point. */
+#if defined(__cplusplus) && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)
+
+/* T** to void** without a cast that C++ would reject for a const T. */
+#define STREAMHAL_HIP_VOIDPP(pointer) static_cast<void**>(static_cast<void*>(pointer))
+
+template <class T>
+inline hipError_t hipMalloc(T** devPtr, size_t size) {
+  return hipMalloc(STREAMHAL_HIP_VOIDPP(devPtr), size);
+}
+
+template <class T>
+inline hipError_t hipMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
+  return hipMallocPitch(STREAMHAL_HIP_VOIDPP(devPtr), pitch, width, height);
+}
+
+template <class T>
+inline hipError_t hipMallocManaged(T** devPtr, size_t size,
+                                   unsigned int flags = hipMemAttachGlobal) {
+  return hipMallocManaged(STREAMHAL_HIP_VOIDPP(devPtr), size, flags);
+}
+
+/* hipHostMalloc(&p, n) is a default-flags allocation, for void* p too. */
+template <class T>
+inline hipError_t hipHostMalloc(T** ptr, size_t size, unsigned int flags = hipHostMallocDefault) {
+  return hipHostMalloc(STREAMHAL_HIP_VOIDPP(ptr), size, flags);
+}
+
+template <class T>
+inline hipError_t hipHostAlloc(T** ptr, size_t size, unsigned int flags = hipHostAllocDefault) {
+  return hipHostAlloc(STREAMHAL_HIP_VOIDPP(ptr), size, flags);
+}
+
+template <class T>
+inline hipError_t hipExtHostAlloc(T** ptr, size_t size, unsigned int flags = hipHostAllocDefault) {
+  return hipExtHostAlloc(STREAMHAL_HIP_VOIDPP(ptr), size, flags);
+}
+
+/* hipMallocAsync with a pool is hipMallocFromPoolAsync. */
+inline hipError_t hipMallocAsync(void** dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                 hipStream_t stream) {
+  return hipMallocFromPoolAsync(dev_ptr, size, mem_pool, stream);
+}
+
+template <class T>
+inline hipError_t hipMallocAsync(T** dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                 hipStream_t stream) {
+  return hipMallocFromPoolAsync(STREAMHAL_HIP_VOIDPP(dev_ptr), size, mem_pool, stream);
+}
+
+template <class T>
+inline hipError_t hipMallocAsync(T** dev_ptr, size_t size, hipStream_t stream) {
+  return hipMallocAsync(STREAMHAL_HIP_VOIDPP(dev_ptr), size, stream);
+}
+
+template <class T>
+inline hipError_t hipMallocFromPoolAsync(T** dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                         hipStream_t stream) {
+  return hipMallocFromPoolAsync(STREAMHAL_HIP_VOIDPP(dev_ptr), size, mem_pool, stream);
+}
+
+#undef STREAMHAL_HIP_VOIDPP
+
+/* A device global passed as the variable itself: its address is the symbol. */
+template <class T>
+inline hipError_t hipGetSymbolAddress(void** devPtr, const T& symbol) {
+  return hipGetSymbolAddress(devPtr, static_cast<const void*>(&symbol));
+}
+
+template <class T>
+inline hipError_t hipGetSymbolSize(size_t* size, const T& symbol) {
+  return hipGetSymbolSize(size, static_cast<const void*>(&symbol));
+}
+
+template <class T>
+inline hipError_t hipMemcpyToSymbol(const T& symbol, const void* src, size_t sizeBytes,
+                                    size_t offset = 0, hipMemcpyKind kind = hipMemcpyHostToDevice) {
+  return hipMemcpyToSymbol(static_cast<const void*>(&symbol), src, sizeBytes, offset, kind);
+}
+
+template <class T>
+inline hipError_t hipMemcpyToSymbolAsync(const T& symbol, const void* src, size_t sizeBytes,
+                                         size_t offset, hipMemcpyKind kind,
+                                         hipStream_t stream = 0) {
+  return hipMemcpyToSymbolAsync(static_cast<const void*>(&symbol), src, sizeBytes, offset, kind,
+                                stream);
+}
+
+template <class T>
+inline hipError_t hipMemcpyFromSymbol(void* dst, const T& symbol, size_t sizeBytes,
+                                      size_t offset = 0,
+                                      hipMemcpyKind kind = hipMemcpyDeviceToHost) {
+  return hipMemcpyFromSymbol(dst, static_cast<const void*>(&symbol), sizeBytes, offset, kind);
+}
+
+template <class T>
+inline hipError_t hipMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t sizeBytes,
+                                           size_t offset, hipMemcpyKind kind,
+                                           hipStream_t stream = 0) {
+  return hipMemcpyFromSymbolAsync(dst, static_cast<const void*>(&symbol), sizeBytes, offset, kind,
+                                  stream);
+}
+
+#endif /* __cplusplus && !__HIP_DISABLE_CPP_FUNCTIONS__ */
 
 #undef STREAMHAL_HIP_DEFAULT
 
