@@ -8,6 +8,7 @@
 // implement a function, delete its line here, add tests that prove it and
 // name them in its row of conformance/table.tsv.
 #include <cuda.h>
+#include <hip/hip_ext.h>
 #include <hip/hip_runtime_api.h>
 
 #include "conformance_util.h"
@@ -173,6 +174,9 @@ SH_CUDA_NOT_IMPLEMENTED(cuGraphExecUpdate, nullptr, nullptr, nullptr)
 // Initialization and versions
 SH_HIP_NOT_IMPLEMENTED(hipGetProcAddress, nullptr, nullptr, 0, 0, nullptr)
 
+// Devices
+SH_HIP_NOT_IMPLEMENTED(hipExtGetLinkTypeAndHopCount, 0, 0, nullptr, nullptr)
+
 // Modules
 SH_HIP_NOT_IMPLEMENTED(hipModuleGetTexRef, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLinkCreate, 0, nullptr, nullptr, nullptr)
@@ -193,6 +197,8 @@ SH_HIP_NOT_IMPLEMENTED(hipLaunchKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nul
 SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
 SH_HIP_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipExtLaunchKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr, nullptr,
+                       nullptr, 0)
 
 // Occupancy
 SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSize, nullptr, nullptr, nullptr, 0, 0)
@@ -203,6 +209,8 @@ SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFla
                        nullptr, 0, 0, 0)
 
 // Streams
+SH_HIP_NOT_IMPLEMENTED(hipExtStreamCreateWithCUMask, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipExtStreamGetCUMask, nullptr, 0, nullptr)
 
 // Events
 
@@ -215,6 +223,11 @@ SH_HIP_NOT_IMPLEMENTED(hipMemAdvise, nullptr, 0, hipMemoryAdvise{}, 0)
 SH_HIP_NOT_IMPLEMENTED(hipMemPrefetchAsync, nullptr, 0, 0, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipMemRangeGetAttribute, nullptr, 0, hipMemRangeAttribute{}, nullptr, 0)
 SH_HIP_NOT_IMPLEMENTED(hipMemRangeGetAttributes, nullptr, nullptr, nullptr, 0, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipExtMallocWithFlags, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipExtHostAlloc, nullptr, 0, 0)
+// Typed symbols: with a nullptr_t argument the const T& overloads would be chosen.
+SH_HIP_NOT_IMPLEMENTED(hipGetSymbolAddress, nullptr, static_cast<const void*>(nullptr))
+SH_HIP_NOT_IMPLEMENTED(hipGetSymbolSize, nullptr, static_cast<const void*>(nullptr))
 
 // Arrays
 SH_HIP_NOT_IMPLEMENTED(hipArrayCreate, nullptr, nullptr)
@@ -223,6 +236,14 @@ SH_HIP_NOT_IMPLEMENTED(hipArrayDestroy, nullptr)
 // Copies and fills
 SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeer, nullptr, 0, nullptr, 0, 0)
 SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeerAsync, nullptr, 0, nullptr, 0, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyToSymbol, static_cast<const void*>(nullptr), nullptr, 0, 0,
+                       hipMemcpyHostToDevice)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyToSymbolAsync, static_cast<const void*>(nullptr), nullptr, 0, 0,
+                       hipMemcpyHostToDevice, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyFromSymbol, nullptr, static_cast<const void*>(nullptr), 0, 0,
+                       hipMemcpyDeviceToHost)
+SH_HIP_NOT_IMPLEMENTED(hipMemcpyFromSymbolAsync, nullptr, static_cast<const void*>(nullptr), 0, 0,
+                       hipMemcpyDeviceToHost, nullptr)
 
 // Stream-ordered allocation and memory pools
 SH_HIP_NOT_IMPLEMENTED(hipMallocAsync, nullptr, 0, nullptr)
@@ -272,6 +293,7 @@ SH_HIP_NOT_IMPLEMENTED(hipGraphAddHostNode, nullptr, nullptr, nullptr, 0, nullpt
 SH_HIP_NOT_IMPLEMENTED(hipGraphAddEmptyNode, nullptr, nullptr, nullptr, 0)
 
 // Errors
+SH_HIP_NOT_IMPLEMENTED(hipExtGetLastError)
 
 // The registration entry points return no error code: they register
 // nothing, and launching by host symbol reports hipErrorNotSupported.

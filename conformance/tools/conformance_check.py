@@ -5,7 +5,7 @@
   wrong-claim  a table with deliberately wrong claims makes the program fail
   status-doc   docs/status.md matches a fresh run
   symbols      every function the table or the headers name is defined in its
-               binding's static library
+               binding's static library, and every declared one has a row
 """
 
 import argparse
@@ -210,17 +210,26 @@ def table_symbols(name: str) -> List[str]:
 def check_symbols(args: argparse.Namespace) -> None:
     problems = []
     rows = read_tsv(args.table)
-    for column, library, header in (("cuda", args.cuda_lib, args.cuda_header),
-                                    ("hip", args.hip_lib, args.hip_header)):
-        declared, macros = declared_functions(header)
+    for column, library, headers in (("cuda", args.cuda_lib, args.cuda_header),
+                                     ("hip", args.hip_lib, args.hip_header)):
+        declared: Set[str] = set()
+        macros: Set[str] = set()
+        declared_in: Dict[str, str] = {}
+        for header in headers:
+            functions, defines = declared_functions(header)
+            for name in functions:
+                declared_in.setdefault(name, os.path.basename(header))
+            declared |= functions
+            macros |= defines
         defined = defined_symbols(args.nm, library)
         library_name = os.path.basename(library)
-        header_name = os.path.basename(header)
+        header_names = ", ".join(os.path.basename(header) for header in headers)
         if len(declared) < 10:
-            problems.append(f"found only {len(declared)} declarations in {header_name}")
+            problems.append(f"found only {len(declared)} declarations in {header_names}")
         for name in sorted(declared - defined):
-            problems.append(f"{name} is declared in {header_name} but {library_name} does not "
-                            "define it (add it to src/unsupported.cc until it is implemented)")
+            problems.append(f"{name} is declared in {declared_in[name]} but {library_name} does "
+                            "not define it (add it to src/unsupported.cc until it is "
+                            "implemented)")
         named = set()
         for row in rows:
             for symbol in table_symbols(row[column]):
@@ -233,7 +242,7 @@ def check_symbols(args: argparse.Namespace) -> None:
                     problems.append(f"table row {row[column]!r}: {library_name} does not "
                                     f"export {symbol}")
         for name in sorted(declared - named):
-            problems.append(f"{name} is declared in {header_name} but no row of the table "
+            problems.append(f"{name} is declared in {declared_in[name]} but no row of the table "
                             "names it (add a row to conformance/table.tsv)")
     if problems:
         fail("\n  ".join(["symbol check:"] + problems))
@@ -268,9 +277,11 @@ def main() -> None:
     symbols.add_argument("--nm", required=True)
     symbols.add_argument("--table", required=True)
     symbols.add_argument("--cuda-lib", required=True)
-    symbols.add_argument("--cuda-header", required=True)
+    symbols.add_argument("--cuda-header", required=True, action="append",
+                         help="a public header of the binding (repeat for each)")
     symbols.add_argument("--hip-lib", required=True)
-    symbols.add_argument("--hip-header", required=True)
+    symbols.add_argument("--hip-header", required=True, action="append",
+                         help="a public header of the binding (repeat for each)")
     symbols.set_defaults(run=check_symbols)
 
     args, rest = parser.parse_known_args()

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Rewrites the stub lists of libs/{cuda,hip}_binding/src/unsupported.cc.
 
-Every function a binding's public header declares must be defined by the
-binding. Those no other source file of the binding defines yet get a stub in
-unsupported.cc that returns CUDA_ERROR_NOT_SUPPORTED / hipErrorNotSupported.
-This script recomputes that list from the header and the other sources and
-rewrites the part of unsupported.cc between 'extern "C" {' and
-'}  // extern "C"', grouped by the header's section comments. Deleting a
+Every function a binding's public headers declare must be defined by the
+binding (cuda.h; every hip/*.h, hip/hip_runtime_api.h first). Those no other
+source file of the binding defines yet get a stub in unsupported.cc that
+returns CUDA_ERROR_NOT_SUPPORTED / hipErrorNotSupported. This script
+recomputes that list from the headers and the other sources and rewrites the
+part of unsupported.cc between 'extern "C" {' and '}  // extern "C"', grouped
+by the headers' section comments. Deleting a
 line by hand when implementing a function is just as good; run this after
 adding declarations to a header, or to check (--check) that the lists are
 current.
@@ -23,9 +24,11 @@ import subprocess
 import sys
 from typing import Dict, List, Set, Tuple
 
+# (binding, its public headers relative to the binding; a glob pattern's
+# matches are taken in name order, each header once).
 BINDINGS = (
-    ("libs/cuda_binding", "include/cuda.h"),
-    ("libs/hip_binding", "include/hip/hip_runtime_api.h"),
+    ("libs/cuda_binding", ("include/cuda.h",)),
+    ("libs/hip_binding", ("include/hip/hip_runtime_api.h", "include/hip/*.h")),
 )
 DECLARATION = re.compile(
     r"^(CUresult CUDAAPI|hipError_t|void\*\*|void|const char\*)\s+(\w+)\s*\(([^;]*?)\)\s*;",
@@ -63,6 +66,16 @@ def section_title(comment: str) -> str:
     if re.fullmatch(r"[A-Z][^;]{0,58}\.", comment):
         return comment[:-1]
     return ""
+
+
+def headers(directory: str, patterns: Tuple[str, ...]) -> List[str]:
+    """The header paths the patterns name, in order, without repeats."""
+    result: List[str] = []
+    for pattern in patterns:
+        for path in sorted(glob.glob(os.path.join(directory, pattern))):
+            if path not in result:
+                result.append(path)
+    return result
 
 
 def declarations(header: str) -> List[Tuple[str, str, str, str]]:
@@ -151,10 +164,12 @@ def main() -> None:
                         help="the repository root (default: the one holding this script)")
     args = parser.parse_args()
     stale = False
-    for binding, header in BINDINGS:
+    for binding, patterns in BINDINGS:
         directory = os.path.join(args.root, binding)
         path = os.path.join(directory, "src", "unsupported.cc")
-        entries = declarations(os.path.join(directory, header))
+        entries = []
+        for header in headers(directory, patterns):
+            entries += declarations(header)
         defined = defined_elsewhere(os.path.join(directory, "src"))
         lines = stub_lines(entries, defined)
         with open(path, encoding="utf-8") as f:

@@ -128,10 +128,6 @@ SH_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSize,
 SH_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSizeWithFlags,
                    (int*, int*, CUfunction, CUoccupancyB2DSize, size_t, int, unsigned int))
 
-// Streams
-
-// Events
-
 // Stream capture
 SH_NOT_IMPLEMENTED(cuStreamBeginCapture, (CUstream, CUstreamCaptureMode))
 SH_NOT_IMPLEMENTED(cuStreamEndCapture, (CUstream, CUgraph*))

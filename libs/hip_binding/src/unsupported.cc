@@ -1,6 +1,6 @@
-// Entry points declared in hip/hip_runtime_api.h that streamhal does not
+// Entry points declared in the hip/*.h headers that streamhal does not
 // implement yet. (conformance/tools/update_stubs.py rewrites the list from
-// the header and the other sources of this folder.)
+// the headers and the other sources of this folder.)
 //
 // Each one returns hipErrorNotSupported (recorded as this thread's last
 // error, like any failing HIP call) and logs one warning naming itself (once
@@ -13,6 +13,7 @@
 //   3. delete its test from conformance/tests/not_implemented_test.cc (the
 //      conformance report fails while either one disagrees with the table).
 // When this list is empty, delete the file.
+#include <hip/hip_ext.h>
 #include <hip/hip_runtime_api.h>
 
 #include <atomic>
@@ -66,6 +67,9 @@ extern "C" {
 SH_NOT_IMPLEMENTED(hipGetProcAddress,
                    (const char*, void**, int, uint64_t, hipDriverProcAddressQueryResult*))
 
+// Devices
+SH_NOT_IMPLEMENTED(hipExtGetLinkTypeAndHopCount, (int, int, uint32_t*, uint32_t*))
+
 // Modules
 SH_NOT_IMPLEMENTED(hipModuleGetTexRef, (textureReference**, hipModule_t, const char*))
 SH_NOT_IMPLEMENTED(hipLinkCreate, (unsigned int, hipJitOption*, void**, hipLinkState_t*))
@@ -107,11 +111,15 @@ SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                    (int*, hipFunction_t, int, size_t, unsigned int))
 
 // Streams
-
-// Events
+SH_NOT_IMPLEMENTED(hipExtStreamCreateWithCUMask, (hipStream_t*, uint32_t, const uint32_t*))
+SH_NOT_IMPLEMENTED(hipExtStreamGetCUMask, (hipStream_t, uint32_t, uint32_t*))
 
 // Memory
 SH_NOT_IMPLEMENTED(hipMallocManaged, (void**, size_t, unsigned int))
+SH_NOT_IMPLEMENTED(hipExtMallocWithFlags, (void**, size_t, unsigned int))
+SH_NOT_IMPLEMENTED(hipGetSymbolAddress, (void**, const void*))
+SH_NOT_IMPLEMENTED(hipGetSymbolSize, (size_t*, const void*))
+SH_NOT_IMPLEMENTED(hipExtHostAlloc, (void**, size_t, unsigned int))
 SH_NOT_IMPLEMENTED(hipPointerGetAttributes, (hipPointerAttribute_t*, const void*))
 SH_NOT_IMPLEMENTED(hipPointerGetAttribute, (void*, hipPointer_attribute, hipDeviceptr_t))
 SH_NOT_IMPLEMENTED(hipPointerSetAttribute, (const void*, hipPointer_attribute, hipDeviceptr_t))
@@ -129,6 +137,12 @@ SH_NOT_IMPLEMENTED(hipArrayDestroy, (hipArray_t))
 // Copies and fills
 SH_NOT_IMPLEMENTED(hipMemcpyPeer, (void*, int, const void*, int, size_t))
 SH_NOT_IMPLEMENTED(hipMemcpyPeerAsync, (void*, int, const void*, int, size_t, hipStream_t))
+SH_NOT_IMPLEMENTED(hipMemcpyToSymbol, (const void*, const void*, size_t, size_t, hipMemcpyKind))
+SH_NOT_IMPLEMENTED(hipMemcpyToSymbolAsync,
+                   (const void*, const void*, size_t, size_t, hipMemcpyKind, hipStream_t))
+SH_NOT_IMPLEMENTED(hipMemcpyFromSymbol, (void*, const void*, size_t, size_t, hipMemcpyKind))
+SH_NOT_IMPLEMENTED(hipMemcpyFromSymbolAsync,
+                   (void*, const void*, size_t, size_t, hipMemcpyKind, hipStream_t))
 
 // Stream-ordered allocation and memory pools
 SH_NOT_IMPLEMENTED(hipMallocAsync, (void**, size_t, hipStream_t))
@@ -187,5 +201,10 @@ SH_NOT_IMPLEMENTED(hipGraphAddEmptyNode,
                    (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t))
 
 // Errors
+SH_NOT_IMPLEMENTED(hipExtGetLastError, (void))
+
+// Launches
+SH_NOT_IMPLEMENTED(hipExtLaunchKernel, (const void*, dim3, dim3, void**, size_t, hipStream_t,
+                                        hipEvent_t, hipEvent_t, int))
 
 }  // extern "C"

@@ -3,21 +3,32 @@
  * AMD platform, so that unmodified HIP host programs compile against it and
  * run their kernels on any Vulkan device.
  *
- * Declarations only. The header is valid C11 and C++20; C++ callers also get
- * HIP's default arguments. Nothing here depends on __HIP_PLATFORM_AMD__ or on
- * a HIP compiler.
+ * Declarations only. The header is valid C99 and later and C++17 and later;
+ * C++ callers also get HIP's default arguments and, as in AMD's header, the
+ * template overloads at the end (hipMalloc(T**, ...), hipMemcpyToSymbol(const
+ * T&, ...), ...; define __HIP_DISABLE_CPP_FUNCTIONS__ to leave them out).
+ * Nothing here depends on __HIP_PLATFORM_AMD__ or on a HIP compiler.
+ *
+ * As in AMD's headers, the driver, texture, surface and vector types (dim3
+ * among them) live in hip/driver_types.h, hip/texture_types.h,
+ * hip/surface_types.h and hip/hip_vector_types.h, which this header includes.
  *
  * Where HIP 6.0 lacks an entry point this project tracks, the declaration
- * follows the signature of the later HIP 6.x release that introduced it
- * (hipGetProcAddress, hipGetFuncBySymbol, hipLink*), and hipHALDeinit is a
- * streamhal extension. */
+ * follows the signature of the later HIP release that introduced it
+ * (hipGetProcAddress, hipGetFuncBySymbol, hipLink*, hipExtGetLastError;
+ * hipExtHostAlloc from HIP 7.0), and hipHALDeinit is a streamhal extension. */
 #ifndef STREAMHAL_HIP_HIP_RUNTIME_API_H_
 #define STREAMHAL_HIP_HIP_RUNTIME_API_H_
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hip/driver_types.h"
+#include "hip/hip_common.h"
+#include "hip/hip_vector_types.h"
 #include "hip/hip_version.h"
+#include "hip/surface_types.h"
+#include "hip/texture_types.h"
 
 /* HIP's default arguments exist only in C++; C callers pass every argument. */
 #ifdef __cplusplus
@@ -426,7 +437,6 @@ typedef enum hipSharedMemConfig {
 /* Handles                                                                    */
 /* ------------------------------------------------------------------------- */
 
-typedef void* hipDeviceptr_t;
 typedef struct ihipCtx_t* hipCtx_t;
 typedef struct ihipStream_t* hipStream_t;
 typedef struct ihipEvent_t* hipEvent_t;
@@ -437,11 +447,6 @@ typedef struct ihipMemPoolHandle_t* hipMemPool_t;
 typedef struct ihipGraph* hipGraph_t;
 typedef struct hipGraphNode* hipGraphNode_t;
 typedef struct hipGraphExec* hipGraphExec_t;
-typedef struct hipArray* hipArray_t;
-typedef const struct hipArray* hipArray_const_t;
-/* Texture references come only from hipModuleGetTexRef, so callers never
- * need the layout. */
-typedef struct textureReference textureReference;
 
 /* ------------------------------------------------------------------------- */
 /* Flags and special values                                                   */
@@ -529,12 +534,6 @@ typedef struct textureReference textureReference;
 #define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void*)0x02)
 #define HIP_LAUNCH_PARAM_END ((void*)0x03)
 
-/* hipTexRefSetArray / hipTexRefSetFlags */
-#define HIP_TRSA_OVERRIDE_FORMAT 0x01
-#define HIP_TRSF_READ_AS_INTEGER 0x01
-#define HIP_TRSF_NORMALIZED_COORDINATES 0x02
-#define HIP_TRSF_SRGB 0x10
-
 /* hipGetProcAddress */
 #define HIP_GET_PROC_ADDRESS_DEFAULT 0x0
 #define HIP_GET_PROC_ADDRESS_LEGACY_STREAM 0x1
@@ -550,23 +549,6 @@ typedef enum hipDriverProcAddressQueryResult {
 /* Memory                                                                     */
 /* ------------------------------------------------------------------------- */
 
-typedef enum hipMemcpyKind {
-  hipMemcpyHostToHost = 0,
-  hipMemcpyHostToDevice = 1,
-  hipMemcpyDeviceToHost = 2,
-  hipMemcpyDeviceToDevice = 3,
-  hipMemcpyDefault = 4 /* direction inferred from the pointers */
-} hipMemcpyKind;
-
-typedef enum hipMemoryType {
-  hipMemoryTypeUnregistered = 0,
-  hipMemoryTypeHost = 1,
-  hipMemoryTypeDevice = 2,
-  hipMemoryTypeManaged = 3,
-  hipMemoryTypeArray = 10,
-  hipMemoryTypeUnified = 11
-} hipMemoryType;
-
 typedef struct hipPointerAttribute_t {
   enum hipMemoryType type;
   int device;
@@ -575,26 +557,6 @@ typedef struct hipPointerAttribute_t {
   int isManaged;
   unsigned allocationFlags;
 } hipPointerAttribute_t;
-
-typedef enum hipPointer_attribute {
-  HIP_POINTER_ATTRIBUTE_CONTEXT = 1,
-  HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
-  HIP_POINTER_ATTRIBUTE_DEVICE_POINTER,
-  HIP_POINTER_ATTRIBUTE_HOST_POINTER,
-  HIP_POINTER_ATTRIBUTE_P2P_TOKENS,
-  HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS,
-  HIP_POINTER_ATTRIBUTE_BUFFER_ID,
-  HIP_POINTER_ATTRIBUTE_IS_MANAGED,
-  HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-  HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE,
-  HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR,
-  HIP_POINTER_ATTRIBUTE_RANGE_SIZE,
-  HIP_POINTER_ATTRIBUTE_MAPPED,
-  HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES,
-  HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE,
-  HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS,
-  HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE
-} hipPointer_attribute;
 
 typedef enum hipMemoryAdvise {
   hipMemAdviseSetReadMostly = 1,
@@ -678,75 +640,6 @@ typedef struct hipMemPoolPtrExportData {
   unsigned char reserved[64];
 } hipMemPoolPtrExportData;
 
-typedef struct hipPitchedPtr {
-  void* ptr;
-  size_t pitch;
-  size_t xsize;
-  size_t ysize;
-} hipPitchedPtr;
-
-typedef struct hipExtent {
-  size_t width; /* elements for arrays, bytes for linear memory */
-  size_t height;
-  size_t depth;
-} hipExtent;
-
-typedef struct hipPos {
-  size_t x;
-  size_t y;
-  size_t z;
-} hipPos;
-
-typedef struct hipMemcpy3DParms {
-  hipArray_t srcArray;
-  struct hipPos srcPos;
-  struct hipPitchedPtr srcPtr;
-  hipArray_t dstArray;
-  struct hipPos dstPos;
-  struct hipPitchedPtr dstPtr;
-  struct hipExtent extent;
-  enum hipMemcpyKind kind;
-} hipMemcpy3DParms;
-
-/* ------------------------------------------------------------------------- */
-/* Arrays and texture references                                              */
-/* ------------------------------------------------------------------------- */
-
-typedef enum hipArray_Format {
-  HIP_AD_FORMAT_UNSIGNED_INT8 = 0x01,
-  HIP_AD_FORMAT_UNSIGNED_INT16 = 0x02,
-  HIP_AD_FORMAT_UNSIGNED_INT32 = 0x03,
-  HIP_AD_FORMAT_SIGNED_INT8 = 0x08,
-  HIP_AD_FORMAT_SIGNED_INT16 = 0x09,
-  HIP_AD_FORMAT_SIGNED_INT32 = 0x0a,
-  HIP_AD_FORMAT_HALF = 0x10,
-  HIP_AD_FORMAT_FLOAT = 0x20
-} hipArray_Format;
-
-typedef struct HIP_ARRAY_DESCRIPTOR {
-  size_t Width;
-  size_t Height;
-  enum hipArray_Format Format;
-  unsigned int NumChannels;
-} HIP_ARRAY_DESCRIPTOR;
-
-typedef enum hipTextureAddressMode {
-  hipAddressModeWrap = 0,
-  hipAddressModeClamp = 1,
-  hipAddressModeMirror = 2,
-  hipAddressModeBorder = 3
-} hipTextureAddressMode;
-
-typedef enum hipTextureFilterMode {
-  hipFilterModePoint = 0,
-  hipFilterModeLinear = 1
-} hipTextureFilterMode;
-
-typedef enum hipTextureReadMode {
-  hipReadModeElementType = 0,
-  hipReadModeNormalizedFloat = 1
-} hipTextureReadMode;
-
 /* ------------------------------------------------------------------------- */
 /* Modules, functions and launches                                            */
 /* ------------------------------------------------------------------------- */
@@ -788,20 +681,6 @@ typedef enum hipJitInputType {
   hipJitNumInputTypes = 10
 } hipJitInputType;
 
-typedef enum hipFunction_attribute {
-  HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-  HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-  HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES,
-  HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
-  HIP_FUNC_ATTRIBUTE_NUM_REGS,
-  HIP_FUNC_ATTRIBUTE_PTX_VERSION,
-  HIP_FUNC_ATTRIBUTE_BINARY_VERSION,
-  HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA,
-  HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-  HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-  HIP_FUNC_ATTRIBUTE_MAX
-} hipFunction_attribute;
-
 typedef enum hipFuncAttribute {
   hipFuncAttributeMaxDynamicSharedMemorySize = 8,
   hipFuncAttributePreferredSharedMemoryCarveout = 9,
@@ -820,17 +699,6 @@ typedef struct hipFuncAttributes {
   int ptxVersion;
   size_t sharedSizeBytes;
 } hipFuncAttributes;
-
-typedef struct dim3 {
-  uint32_t x;
-  uint32_t y;
-  uint32_t z;
-#ifdef __cplusplus
-  /* As in HIP: unspecified dimensions are 1, so dim3(n) is a 1-D shape. */
-  constexpr dim3(uint32_t x_in = 1, uint32_t y_in = 1, uint32_t z_in = 1)
-      : x(x_in), y(y_in), z(z_in) {}
-#endif
-} dim3;
 
 /* One entry per device for the multi-device cooperative launches. */
 typedef struct hipLaunchParams_t {
@@ -981,6 +849,10 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t* cacheConfig);
 hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig);
 hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* pConfig);
 hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config);
+/* linktype and hopcount: how device1 reaches device2 (an HSA link type) and
+ * over how many hops. */
+hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t* linktype,
+                                        uint32_t* hopcount);
 
 /* Primary contexts ------------------------------------------------------------ */
 
@@ -1135,6 +1007,11 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int* priority);
 hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device);
 hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* userData,
                                 unsigned int flags);
+/* A stream limited to the compute units whose bits are set in cuMask
+ * (cuMaskSize 32-bit words, bit i of word j naming unit 32 * j + i). */
+hipError_t hipExtStreamCreateWithCUMask(hipStream_t* stream, uint32_t cuMaskSize,
+                                        const uint32_t* cuMask);
+hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32_t* cuMask);
 
 /* Events --------------------------------------------------------------------------------- */
 
@@ -1158,6 +1035,12 @@ hipError_t hipMallocManaged(void** dev_ptr, size_t size,
 hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes);
 hipError_t hipMemGetAddressRange(hipDeviceptr_t* pbase, size_t* psize, hipDeviceptr_t dptr);
 hipError_t hipMemPtrGetInfo(void* ptr, size_t* size);
+/* flags: hipDeviceMallocDefault, hipDeviceMallocFinegrained, ... */
+hipError_t hipExtMallocWithFlags(void** ptr, size_t sizeBytes, unsigned int flags);
+/* Device globals by their host-side symbol (a variable registered through
+ * __hipRegisterVar). */
+hipError_t hipGetSymbolAddress(void** devPtr, const void* symbol);
+hipError_t hipGetSymbolSize(size_t* size, const void* symbol);
 
 hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags);
 hipError_t hipHostFree(void* ptr);
@@ -1165,6 +1048,9 @@ hipError_t hipHostAlloc(void** ptr, size_t size, unsigned int flags); /* depreca
 hipError_t hipMallocHost(void** ptr, size_t size);                    /* deprecated in HIP */
 hipError_t hipFreeHost(void* ptr);                                    /* deprecated in HIP */
 hipError_t hipHostGetDevicePointer(void** devPtr, void* hstPtr, unsigned int flags);
+/* hipHostMalloc under the name HIP 7.0 gives it (flags are the
+ * hipHostAlloc* bits). */
+hipError_t hipExtHostAlloc(void** ptr, size_t size, unsigned int flags);
 hipError_t hipHostGetFlags(unsigned int* flagsPtr, void* hostPtr);
 hipError_t hipHostRegister(void* hostPtr, size_t sizeBytes, unsigned int flags);
 hipError_t hipHostUnregister(void* hostPtr);
@@ -1207,6 +1093,20 @@ hipError_t hipMemcpyPeer(void* dst, int dstDeviceId, const void* src, int srcDev
                          size_t sizeBytes);
 hipError_t hipMemcpyPeerAsync(void* dst, int dstDeviceId, const void* src, int srcDevice,
                               size_t sizeBytes, hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+/* Copies to and from a device global named by its host-side symbol, offset
+ * bytes into it. */
+hipError_t hipMemcpyToSymbol(const void* symbol, const void* src, size_t sizeBytes,
+                             size_t offset STREAMHAL_HIP_DEFAULT(0),
+                             hipMemcpyKind kind STREAMHAL_HIP_DEFAULT(hipMemcpyHostToDevice));
+hipError_t hipMemcpyToSymbolAsync(const void* symbol, const void* src, size_t sizeBytes,
+                                  size_t offset, hipMemcpyKind kind,
+                                  hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipMemcpyFromSymbol(void* dst, const void* symbol, size_t sizeBytes,
+                               size_t offset STREAMHAL_HIP_DEFAULT(0),
+                               hipMemcpyKind kind STREAMHAL_HIP_DEFAULT(hipMemcpyDeviceToHost));
+hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t sizeBytes, size_t offset,
+                                    hipMemcpyKind kind,
+                                    hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
 
 hipError_t hipMemset(void* dst, int value, size_t sizeBytes);
 hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes,
@@ -1299,6 +1199,8 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
 
 hipError_t hipGetLastError(void);
 hipError_t hipPeekAtLastError(void);
+/* hipGetLastError under its hipExt name. */
+hipError_t hipExtGetLastError(void);
 const char* hipGetErrorName(hipError_t hip_error);
 const char* hipGetErrorString(hipError_t hipError);
 hipError_t hipDrvGetErrorName(hipError_t hipError, const char** errorString);
@@ -1307,6 +1209,118 @@ hipError_t hipDrvGetErrorString(hipError_t hipError, const char** errorString);
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
+
+/* ------------------------------------------------------------------------- */
+/* C++ overloads                                                              */
+/* ------------------------------------------------------------------------- */
+
+/* As in AMD's header: allocations into a typed pointer (no cast to void**),
+ * default flags, and device globals named by the variable itself. Each
+ * forwards to the C entry point of the same name; where both accept the
+ * arguments, overload resolution picks the C entry point. */
+#if defined(__cplusplus) && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)
+
+/* T** to void** without a cast that C++ would reject for a const T. */
+#define STREAMHAL_HIP_VOIDPP(pointer) static_cast<void**>(static_cast<void*>(pointer))
+
+template <class T>
+inline hipError_t hipMalloc(T** devPtr, size_t size) {
+  return hipMalloc(STREAMHAL_HIP_VOIDPP(devPtr), size);
+}
+
+template <class T>
+inline hipError_t hipMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
+  return hipMallocPitch(STREAMHAL_HIP_VOIDPP(devPtr), pitch, width, height);
+}
+
+template <class T>
+inline hipError_t hipMallocManaged(T** devPtr, size_t size,
+                                   unsigned int flags = hipMemAttachGlobal) {
+  return hipMallocManaged(STREAMHAL_HIP_VOIDPP(devPtr), size, flags);
+}
+
+/* hipHostMalloc(&p, n) is a default-flags allocation, for void* p too. */
+template <class T>
+inline hipError_t hipHostMalloc(T** ptr, size_t size, unsigned int flags = hipHostMallocDefault) {
+  return hipHostMalloc(STREAMHAL_HIP_VOIDPP(ptr), size, flags);
+}
+
+template <class T>
+inline hipError_t hipHostAlloc(T** ptr, size_t size, unsigned int flags = hipHostAllocDefault) {
+  return hipHostAlloc(STREAMHAL_HIP_VOIDPP(ptr), size, flags);
+}
+
+template <class T>
+inline hipError_t hipExtHostAlloc(T** ptr, size_t size, unsigned int flags = hipHostAllocDefault) {
+  return hipExtHostAlloc(STREAMHAL_HIP_VOIDPP(ptr), size, flags);
+}
+
+/* hipMallocAsync with a pool is hipMallocFromPoolAsync. */
+inline hipError_t hipMallocAsync(void** dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                 hipStream_t stream) {
+  return hipMallocFromPoolAsync(dev_ptr, size, mem_pool, stream);
+}
+
+template <class T>
+inline hipError_t hipMallocAsync(T** dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                 hipStream_t stream) {
+  return hipMallocFromPoolAsync(STREAMHAL_HIP_VOIDPP(dev_ptr), size, mem_pool, stream);
+}
+
+template <class T>
+inline hipError_t hipMallocAsync(T** dev_ptr, size_t size, hipStream_t stream) {
+  return hipMallocAsync(STREAMHAL_HIP_VOIDPP(dev_ptr), size, stream);
+}
+
+template <class T>
+inline hipError_t hipMallocFromPoolAsync(T** dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                         hipStream_t stream) {
+  return hipMallocFromPoolAsync(STREAMHAL_HIP_VOIDPP(dev_ptr), size, mem_pool, stream);
+}
+
+#undef STREAMHAL_HIP_VOIDPP
+
+/* A device global passed as the variable itself: its address is the symbol. */
+template <class T>
+inline hipError_t hipGetSymbolAddress(void** devPtr, const T& symbol) {
+  return hipGetSymbolAddress(devPtr, static_cast<const void*>(&symbol));
+}
+
+template <class T>
+inline hipError_t hipGetSymbolSize(size_t* size, const T& symbol) {
+  return hipGetSymbolSize(size, static_cast<const void*>(&symbol));
+}
+
+template <class T>
+inline hipError_t hipMemcpyToSymbol(const T& symbol, const void* src, size_t sizeBytes,
+                                    size_t offset = 0, hipMemcpyKind kind = hipMemcpyHostToDevice) {
+  return hipMemcpyToSymbol(static_cast<const void*>(&symbol), src, sizeBytes, offset, kind);
+}
+
+template <class T>
+inline hipError_t hipMemcpyToSymbolAsync(const T& symbol, const void* src, size_t sizeBytes,
+                                         size_t offset, hipMemcpyKind kind,
+                                         hipStream_t stream = 0) {
+  return hipMemcpyToSymbolAsync(static_cast<const void*>(&symbol), src, sizeBytes, offset, kind,
+                                stream);
+}
+
+template <class T>
+inline hipError_t hipMemcpyFromSymbol(void* dst, const T& symbol, size_t sizeBytes,
+                                      size_t offset = 0,
+                                      hipMemcpyKind kind = hipMemcpyDeviceToHost) {
+  return hipMemcpyFromSymbol(dst, static_cast<const void*>(&symbol), sizeBytes, offset, kind);
+}
+
+template <class T>
+inline hipError_t hipMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t sizeBytes,
+                                           size_t offset, hipMemcpyKind kind,
+                                           hipStream_t stream = 0) {
+  return hipMemcpyFromSymbolAsync(dst, static_cast<const void*>(&symbol), sizeBytes, offset, kind,
+                                  stream);
+}
+
+#endif /* __cplusplus && !__HIP_DISABLE_CPP_FUNCTIONS__ */
 
 #undef STREAMHAL_HIP_DEFAULT
 
