@@ -197,8 +197,6 @@ SH_HIP_NOT_IMPLEMENTED(hipLaunchKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nul
 SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
 SH_HIP_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipExtLaunchKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr, nullptr,
-                       nullptr, 0)
 
 // Occupancy
 SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSize, nullptr, nullptr, nullptr, 0, 0)
@@ -209,8 +207,6 @@ SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFla
                        nullptr, 0, 0, 0)
 
 // Streams
-SH_HIP_NOT_IMPLEMENTED(hipExtStreamCreateWithCUMask, nullptr, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipExtStreamGetCUMask, nullptr, 0, nullptr)
 
 // Events
 
@@ -223,8 +219,6 @@ SH_HIP_NOT_IMPLEMENTED(hipMemAdvise, nullptr, 0, hipMemoryAdvise{}, 0)
 SH_HIP_NOT_IMPLEMENTED(hipMemPrefetchAsync, nullptr, 0, 0, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipMemRangeGetAttribute, nullptr, 0, hipMemRangeAttribute{}, nullptr, 0)
 SH_HIP_NOT_IMPLEMENTED(hipMemRangeGetAttributes, nullptr, nullptr, nullptr, 0, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipExtMallocWithFlags, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipExtHostAlloc, nullptr, 0, 0)
 // Typed symbols: with a nullptr_t argument the const T& overloads would be chosen.
 SH_HIP_NOT_IMPLEMENTED(hipGetSymbolAddress, nullptr, static_cast<const void*>(nullptr))
 SH_HIP_NOT_IMPLEMENTED(hipGetSymbolSize, nullptr, static_cast<const void*>(nullptr))
@@ -293,7 +287,6 @@ SH_HIP_NOT_IMPLEMENTED(hipGraphAddHostNode, nullptr, nullptr, nullptr, 0, nullpt
 SH_HIP_NOT_IMPLEMENTED(hipGraphAddEmptyNode, nullptr, nullptr, nullptr, 0)
 
 // Errors
-SH_HIP_NOT_IMPLEMENTED(hipExtGetLastError)
 
 // The registration entry points return no error code: they register
 // nothing, and launching by host symbol reports hipErrorNotSupported.

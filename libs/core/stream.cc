@@ -128,6 +128,42 @@ absl::Status StreamCreate(HandleOut out, unsigned flags, int priority) {
   return absl::OkStatus();
 }
 
+absl::Status StreamCreateWithCuMask(HandleOut out, uint32_t mask_words, const uint32_t* mask) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (out.is_null() || mask == nullptr || mask_words == 0) {
+    return Error(
+        ErrorCode::kInvalidValue,
+        "hipExtStreamCreateWithCUMask: stream and cuMask must not be null, cuMaskSize not 0");
+  }
+  if (std::all_of(mask, mask + mask_words, [](uint32_t word) { return word == 0; })) {
+    return Error(ErrorCode::kInvalidValue, "hipExtStreamCreateWithCUMask: the mask names no unit");
+  }
+  SH_ASSIGN_OR_RETURN(Stream * stream, context->CreateStream(0, 0));
+  stream->cu_mask_.assign(mask, mask + mask_words);
+  out.Set(stream->handle());
+  return absl::OkStatus();
+}
+
+absl::Status StreamGetCuMask(uint64_t handle, uint32_t mask_words, uint32_t* mask) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  if (mask == nullptr || mask_words == 0) {
+    return Error(ErrorCode::kInvalidValue,
+                 "hipExtStreamGetCUMask: cuMask must not be null, cuMaskSize not 0");
+  }
+  std::fill(mask, mask + mask_words, 0u);
+  const std::vector<uint32_t>& given = stream->cu_mask();
+  if (!given.empty()) {
+    std::copy_n(given.begin(), std::min<size_t>(given.size(), mask_words), mask);
+    return absl::OkStatus();
+  }
+  const int units = stream->context()->device()->properties().multiprocessor_count;
+  for (int unit = 0; unit < units && unit / 32 < static_cast<int>(mask_words); ++unit) {
+    mask[unit / 32] |= 1u << (unit % 32);
+  }
+  return absl::OkStatus();
+}
+
 namespace {
 
 // A created stream (not a default stream), for calls that need one.

@@ -47,6 +47,10 @@ class Stream : public Object {
   StreamRole role() const { return role_; }
   unsigned flags() const { return flags_; }
   int priority() const { return priority_; }
+  // hipExtStreamCreateWithCUMask: the compute-unit mask given at creation
+  // (empty: every unit). A Vulkan queue cannot be restricted to some compute
+  // units, so the mask is kept and reported, not enforced.
+  const std::vector<uint32_t>& cu_mask() const { return cu_mask_; }
 
   // Records work with the stream's lock held, so several host threads may
   // use one stream. First records the implicit waits of the legacy stream
@@ -117,6 +121,9 @@ class Stream : public Object {
   Mutex seen_mutex_;
   uint64_t seen_legacy_count_ ABSL_GUARDED_BY(seen_mutex_) = 0;
   absl::flat_hash_map<const Stream*, uint64_t> seen_counts_ ABSL_GUARDED_BY(seen_mutex_);
+  // Written once, before the stream's handle is returned.
+  std::vector<uint32_t> cu_mask_;
+  friend absl::Status StreamCreateWithCuMask(HandleOut, uint32_t, const uint32_t*);
 };
 
 // Resolves a stream argument: 0 and kStreamLegacy name the current
@@ -128,6 +135,12 @@ absl::StatusOr<Stream*> ResolveStream(uint64_t handle);
 // --- Validated entry points (cuStream*, hipStream*) ---
 // `priority` is clamped to the range cuCtxGetStreamPriorityRange reports.
 absl::Status StreamCreate(HandleOut out, unsigned flags, int priority);
+// hipExtStreamCreateWithCUMask / hipExtStreamGetCUMask. A mask is
+// `mask_words` 32-bit words, bit i of word w naming compute unit 32*w+i; it
+// must name at least one unit. Get writes `mask_words` words: the creation
+// mask, or every unit of the device for a stream created without one.
+absl::Status StreamCreateWithCuMask(HandleOut out, uint32_t mask_words, const uint32_t* mask);
+absl::Status StreamGetCuMask(uint64_t stream, uint32_t mask_words, uint32_t* mask);
 absl::Status StreamDestroy(uint64_t stream);
 absl::Status StreamGetPriority(uint64_t stream, int* priority);
 absl::Status StreamGetFlags(uint64_t stream, unsigned* flags);

@@ -218,6 +218,29 @@ void FillProperties(hipDeviceProp_t* prop, const streamhal::DeviceProperties& p)
   CopyName(prop->gcnArchName, p.backend_name + ":" + p.driver_name);
 }
 
+// How many of the properties `wanted` asks for (its non-zero fields) the
+// device with properties `have` meets: at least the count or size asked
+// for, the same compute capability, a name containing the one asked for.
+int MatchScore(const hipDeviceProp_t& wanted, const hipDeviceProp_t& have) {
+  int score = 0;
+  auto at_least = [&](auto want, auto got) {
+    if (want != 0 && got >= want) ++score;
+  };
+  if (wanted.name[0] != '\0' && std::strstr(have.name, wanted.name) != nullptr) ++score;
+  if (wanted.major != 0 && wanted.major == have.major) {
+    ++score;
+    if (wanted.minor != 0 && have.minor >= wanted.minor) ++score;
+  }
+  at_least(wanted.totalGlobalMem, have.totalGlobalMem);
+  at_least(wanted.sharedMemPerBlock, have.sharedMemPerBlock);
+  at_least(wanted.maxThreadsPerBlock, have.maxThreadsPerBlock);
+  at_least(wanted.multiProcessorCount, have.multiProcessorCount);
+  at_least(wanted.clockRate, have.clockRate);
+  at_least(wanted.totalConstMem, have.totalConstMem);
+  at_least(wanted.warpSize, have.warpSize);
+  return score;
+}
+
 }  // namespace
 
 extern "C" {
@@ -253,6 +276,54 @@ hipError_t hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device
     SH_RETURN_IF_ERROR(
         streamhal::GetDeviceAttribute(major, DeviceAttribute::kComputeCapabilityMajor, device));
     return streamhal::GetDeviceAttribute(minor, DeviceAttribute::kComputeCapabilityMinor, device);
+  });
+}
+
+hipError_t hipChooseDevice(int* device, const hipDeviceProp_t* prop) {
+  return Call([&]() -> absl::Status {
+    if (device == nullptr || prop == nullptr) {
+      return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
+                              "hipChooseDevice: device and prop must not be null");
+    }
+    int count = 0;
+    SH_RETURN_IF_ERROR(streamhal::GetDeviceCount(&count));
+    int best = 0, best_score = -1;
+    for (int ordinal = 0; ordinal < count; ++ordinal) {
+      SH_ASSIGN_OR_RETURN(const streamhal::DeviceProperties* properties,
+                          streamhal::GetDeviceProperties(ordinal));
+      hipDeviceProp_t have;
+      FillProperties(&have, *properties);
+      const int score = MatchScore(*prop, have);
+      if (score > best_score) best = ordinal, best_score = score;
+    }
+    *device = best;
+    return absl::OkStatus();
+  });
+}
+
+// The first valid device becomes the current one; streamhal keeps no other
+// preference order, since every runtime call works on the current device.
+hipError_t hipSetValidDevices(int* device_arr, int len) {
+  return Call([&]() -> absl::Status {
+    int count = 0;
+    SH_RETURN_IF_ERROR(streamhal::GetDeviceCount(&count));
+    if (len < 0 || len > count || (len > 0 && device_arr == nullptr)) {
+      return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
+                              "hipSetValidDevices: len is out of range or device_arr is null");
+    }
+    for (int i = 0; i < len; ++i) {
+      if (device_arr[i] < 0 || device_arr[i] >= count) {
+        return streamhal::Error(streamhal::ErrorCode::kInvalidDevice,
+                                "hipSetValidDevices: no device ", device_arr[i]);
+      }
+      for (int j = 0; j < i; ++j) {
+        if (device_arr[j] == device_arr[i]) {
+          return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
+                                  "hipSetValidDevices: device ", device_arr[i], " is listed twice");
+        }
+      }
+    }
+    return streamhal::RuntimeSetDevice(len > 0 ? device_arr[0] : 0);
   });
 }
 

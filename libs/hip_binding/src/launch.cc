@@ -1,9 +1,14 @@
 // Kernel launch (hipModuleLaunchKernel).
+#include "core/launch.h"
+
+#include <hip/hip_ext.h>
 #include <hip/hip_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
 
 #include "call.h"
 #include "core/handle.h"
-#include "core/launch.h"
 
 using streamhal::HandleValue;
 using streamhal::hip::RuntimeCall;
@@ -44,6 +49,25 @@ hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t global_x, uint32_t
   return RuntimeCall([&] {
     return streamhal::LaunchKernelWithEvents(HandleValue(f), config, HandleValue(start_event),
                                              HandleValue(stop_event));
+  });
+}
+
+// The kernel is named by `function_address`, which in streamhal is a
+// hipFunction_t from hipModuleGetFunction; sizes are in blocks, as for
+// hipModuleLaunchKernel, with events recorded around the kernel.
+hipError_t hipExtLaunchKernel(const void* function_address, dim3 num_blocks, dim3 dim_blocks,
+                              void** args, size_t shared_mem_bytes, hipStream_t stream,
+                              hipEvent_t start_event, hipEvent_t stop_event, int /*flags*/) {
+  streamhal::LaunchConfig config;
+  config.grid = {num_blocks.x, num_blocks.y, num_blocks.z};
+  config.block = {dim_blocks.x, dim_blocks.y, dim_blocks.z};
+  // Past 4 GiB the size stays too large for any device.
+  config.shared_bytes = static_cast<uint32_t>(std::min<size_t>(shared_mem_bytes, UINT32_MAX));
+  config.stream = HandleValue(stream);
+  config.kernel_params = args;
+  return RuntimeCall([&] {
+    return streamhal::LaunchKernelWithEvents(HandleValue(function_address), config,
+                                             HandleValue(start_event), HandleValue(stop_event));
   });
 }
 

@@ -71,8 +71,37 @@ hipError_t hipMemPtrGetInfo(void* ptr, size_t* size) {
   });
 }
 
+// Every allocation is one contiguous range of device addresses, so
+// hipDeviceMallocContiguous is what hipMalloc gives. Fine-grained, uncached
+// and signal memory (host and device see each other's writes while a kernel
+// runs) need memory a Vulkan device does not promise: hipErrorNotSupported.
+hipError_t hipExtMallocWithFlags(void** ptr, size_t size, unsigned int flags) {
+  return RuntimeCall([&]() -> absl::Status {
+    if (flags == hipDeviceMallocFinegrained || flags == hipMallocSignalMemory ||
+        flags == hipDeviceMallocUncached) {
+      return streamhal::Error(streamhal::ErrorCode::kNotSupported, "hipExtMallocWithFlags: flags ",
+                              flags, " ask for fine-grained memory");
+    }
+    if (flags != hipDeviceMallocDefault && flags != hipDeviceMallocContiguous) {
+      return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
+                              "hipExtMallocWithFlags: unknown flags ", flags);
+    }
+    uint64_t value = 0;
+    return WriteOut(streamhal::MemAlloc(ptr ? &value : nullptr, size, /*allow_zero=*/true), ptr,
+                    value);
+  });
+}
+
 hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
   return RuntimeCall([&] { return streamhal::MemHostAlloc(ptr, size, flags, true); });
+}
+
+hipError_t hipExtHostAlloc(void** ptr, size_t size, unsigned int flags) {
+  return RuntimeCall([&] { return streamhal::MemHostAlloc(ptr, size, flags, true); });
+}
+
+hipError_t hipMemAllocHost(void** ptr, size_t size) {
+  return RuntimeCall([&] { return streamhal::MemHostAlloc(ptr, size, 0, true); });
 }
 
 hipError_t hipHostAlloc(void** ptr, size_t size, unsigned int flags) {

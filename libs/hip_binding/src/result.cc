@@ -6,6 +6,7 @@ namespace streamhal::hip {
 namespace {
 
 thread_local hipError_t t_last_error = hipSuccess;
+thread_local hipError_t t_last_result = hipSuccess;
 
 }  // namespace
 
@@ -65,11 +66,21 @@ hipError_t ToHipError(ErrorCode code) {
 }
 
 hipError_t ToHipError(const absl::Status& status) {
-  if (status.ok()) return hipSuccess;
+  if (status.ok()) {
+    t_last_result = hipSuccess;
+    return hipSuccess;
+  }
   const hipError_t error = ToHipError(ErrorCodeOf(status));
   Log(LogLevel::kInfo, status.message());
   t_last_error = error;
+  t_last_result = error;
   return error;
+}
+
+hipError_t TakeLastResult() {
+  const hipError_t result = t_last_result;
+  t_last_result = hipSuccess;
+  return result;
 }
 
 hipError_t TakeLastError() {

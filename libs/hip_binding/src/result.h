@@ -21,6 +21,9 @@ hipError_t ToHipError(const absl::Status& status);
 // hipPeekAtLastError only returns it.
 hipError_t TakeLastError();
 hipError_t PeekLastError();
+// hipExtGetLastError: the result of the latest call that went through
+// ToHipError, success included; returns it and resets it to hipSuccess.
+hipError_t TakeLastResult();
 
 }  // namespace streamhal::hip
 

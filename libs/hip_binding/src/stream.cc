@@ -23,6 +23,19 @@ hipError_t hipStreamCreateWithPriority(hipStream_t* stream, unsigned int flags, 
   return RuntimeCall([&] { return streamhal::StreamCreate(HandleOut(stream), flags, priority); });
 }
 
+// A Vulkan queue cannot be limited to some compute units: the mask is kept
+// and reported back, and the stream may run on every unit.
+hipError_t hipExtStreamCreateWithCUMask(hipStream_t* stream, uint32_t cu_mask_size,
+                                        const uint32_t* cu_mask) {
+  return RuntimeCall(
+      [&] { return streamhal::StreamCreateWithCuMask(HandleOut(stream), cu_mask_size, cu_mask); });
+}
+
+hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cu_mask_size, uint32_t* cu_mask) {
+  return RuntimeCall(
+      [&] { return streamhal::StreamGetCuMask(HandleValue(stream), cu_mask_size, cu_mask); });
+}
+
 hipError_t hipStreamDestroy(hipStream_t stream) {
   return RuntimeCall([&] { return streamhal::StreamDestroy(HandleValue(stream)); });
 }

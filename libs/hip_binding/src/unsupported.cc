@@ -110,16 +110,10 @@ SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
 SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                    (int*, hipFunction_t, int, size_t, unsigned int))
 
-// Streams
-SH_NOT_IMPLEMENTED(hipExtStreamCreateWithCUMask, (hipStream_t*, uint32_t, const uint32_t*))
-SH_NOT_IMPLEMENTED(hipExtStreamGetCUMask, (hipStream_t, uint32_t, uint32_t*))
-
 // Memory
 SH_NOT_IMPLEMENTED(hipMallocManaged, (void**, size_t, unsigned int))
-SH_NOT_IMPLEMENTED(hipExtMallocWithFlags, (void**, size_t, unsigned int))
 SH_NOT_IMPLEMENTED(hipGetSymbolAddress, (void**, const void*))
 SH_NOT_IMPLEMENTED(hipGetSymbolSize, (size_t*, const void*))
-SH_NOT_IMPLEMENTED(hipExtHostAlloc, (void**, size_t, unsigned int))
 SH_NOT_IMPLEMENTED(hipPointerGetAttributes, (hipPointerAttribute_t*, const void*))
 SH_NOT_IMPLEMENTED(hipPointerGetAttribute, (void*, hipPointer_attribute, hipDeviceptr_t))
 SH_NOT_IMPLEMENTED(hipPointerSetAttribute, (const void*, hipPointer_attribute, hipDeviceptr_t))
@@ -199,12 +193,5 @@ SH_NOT_IMPLEMENTED(hipGraphAddHostNode, (hipGraphNode_t*, hipGraph_t, const hipG
                                          const hipHostNodeParams*))
 SH_NOT_IMPLEMENTED(hipGraphAddEmptyNode,
                    (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t))
-
-// Errors
-SH_NOT_IMPLEMENTED(hipExtGetLastError, (void))
-
-// Launches
-SH_NOT_IMPLEMENTED(hipExtLaunchKernel, (const void*, dim3, dim3, void**, size_t, hipStream_t,
-                                        hipEvent_t, hipEvent_t, int))
 
 }  // extern "C"

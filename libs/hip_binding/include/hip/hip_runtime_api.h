@@ -493,6 +493,7 @@ typedef struct hipGraphExec* hipGraphExec_t;
 #define hipDeviceMallocFinegrained 0x1
 #define hipMallocSignalMemory 0x2
 #define hipDeviceMallocUncached 0x3
+#define hipDeviceMallocContiguous 0x4
 
 /* hipHostRegister */
 #define hipHostRegisterDefault 0x0
@@ -828,6 +829,11 @@ hipError_t hipGetProcAddress(const char* symbol, void** pfn, int hipVersion, uin
 hipError_t hipDeviceGet(hipDevice_t* device, int ordinal);
 hipError_t hipGetDeviceCount(int* count);
 hipError_t hipGetDevice(int* deviceId);
+/* The device whose properties match `prop` best (fields left 0 match any). */
+hipError_t hipChooseDevice(int* device, const hipDeviceProp_t* prop);
+/* The devices the runtime may use, in order of preference; the first becomes
+ * the current device. */
+hipError_t hipSetValidDevices(int* device_arr, int len);
 hipError_t hipSetDevice(int deviceId);
 hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device);
 hipError_t hipDeviceGetUuid(hipUUID* uuid, hipDevice_t device);
@@ -1046,6 +1052,7 @@ hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags);
 hipError_t hipHostFree(void* ptr);
 hipError_t hipHostAlloc(void** ptr, size_t size, unsigned int flags); /* deprecated in HIP */
 hipError_t hipMallocHost(void** ptr, size_t size);                    /* deprecated in HIP */
+hipError_t hipMemAllocHost(void** ptr, size_t size);                  /* deprecated in HIP */
 hipError_t hipFreeHost(void* ptr);                                    /* deprecated in HIP */
 hipError_t hipHostGetDevicePointer(void** devPtr, void* hstPtr, unsigned int flags);
 /* hipHostMalloc under the name HIP 7.0 gives it (flags are the
@@ -1199,7 +1206,11 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
 
 hipError_t hipGetLastError(void);
 hipError_t hipPeekAtLastError(void);
-/* hipGetLastError under its hipExt name. */
+/* Profiler markers: accepted, no effect (no profiler is attached). */
+hipError_t hipProfilerStart(void);
+hipError_t hipProfilerStop(void);
+/* The result of the latest HIP call of this thread, success included, and
+ * resets it (hipGetLastError keeps the latest error only). */
 hipError_t hipExtGetLastError(void);
 const char* hipGetErrorName(hipError_t hip_error);
 const char* hipGetErrorString(hipError_t hipError);
