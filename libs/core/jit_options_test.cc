@@ -10,9 +10,9 @@
 namespace streamhal {
 namespace {
 
-// CU_JIT_NUM_OPTIONS of the CUDA version cuda.h follows; the ids below it
-// that do not apply to GLSL are accepted and ignored.
-constexpr int kOptionCount = 32;
+// CU_JIT_NUM_OPTIONS in cuda.h; the ids below it that do not apply to GLSL
+// are accepted and ignored.
+constexpr int kOptionCount = 31;
 constexpr int kMaxRegisters = 0;
 
 int Id(JitOptionId id) { return static_cast<int>(id); }
