@@ -140,9 +140,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<Buffer> buffers;
   for (int i = 0; i < 3; ++i) buffers.emplace_back(in.Word() % (kMaxBufferBytes + 1));
 
-  // The arrays, exactly num_options long.
-  std::unique_ptr<int[]> options(new int[std::max(num_options, 1u)]);
-  std::unique_ptr<void*[]> values(new void*[std::max(num_options, 1u)]);
+  // The arrays, exactly num_options long (no element at all for none).
+  std::unique_ptr<int[]> options(new int[num_options]);
+  std::unique_ptr<void*[]> values(new void*[num_options]);
   std::array<Effective, 2> logs;  // [0] info, [1] error
   bool ids_valid = true;
   for (unsigned i = 0; i < num_options; ++i) {
