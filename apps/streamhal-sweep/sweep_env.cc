@@ -11,6 +11,7 @@
 
 #include "core/code_object.h"
 #include "core/glsl_compiler.h"
+#include "result_names.h"
 
 namespace streamhal::sweep {
 namespace {
@@ -109,12 +110,8 @@ void Env::Fail(std::string message) {
 }
 
 std::string Env::ResultName(int code) const {
-  const char* name = nullptr;
-  if (api_ == Api::kCuda) {
-    if (cuGetErrorName(static_cast<CUresult>(code), &name) != CUDA_SUCCESS) name = nullptr;
-  } else {
-    name = hipGetErrorName(static_cast<hipError_t>(code));
-  }
+  // Through C: the code is any int, which a C++ CUresult may not hold.
+  const char* name = api_ == Api::kCuda ? SweepCudaErrorName(code) : SweepHipErrorName(code);
   std::string text = name ? name : "";
   if (text.empty() || text.find("nknown") != std::string::npos) {
     text += "(" + std::to_string(code) + ")";

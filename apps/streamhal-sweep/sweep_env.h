@@ -160,11 +160,14 @@ class Env {
  private:
   template <typename T>
   static T FromBits(uint64_t bits, Role role) {
+    // A C++ enum cannot hold the out-of-range values the cases pass
+    // (undefined behaviour), so enumeration arguments are built as ints and
+    // reach the entry point through C (gen_sweep_cases.py).
+    static_assert(!std::is_enum_v<T>, "enumeration arguments are ints here");
     if constexpr (std::is_pointer_v<T>) {
       return reinterpret_cast<T>(static_cast<uintptr_t>(bits));
-    } else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
-      // Copy the low bytes, as a C caller passing any int would: an
-      // out-of-range enumeration value is what the case is about.
+    } else if constexpr (std::is_integral_v<T>) {
+      // The low bytes, as a C caller passing any int would.
       T value;
       std::memcpy(&value, &bits, sizeof(T));
       return value;

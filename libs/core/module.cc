@@ -36,17 +36,6 @@ std::string GlslKernelName(absl::string_view source, absl::string_view fallback)
   return end == 0 ? std::string(fallback) : std::string(rest.substr(0, end));
 }
 
-void CopyLog(const std::string& log, char* buffer, size_t size, size_t* written) {
-  if (buffer == nullptr || size == 0) {
-    *written = 0;
-    return;
-  }
-  const size_t n = std::min(log.size(), size - 1);
-  std::memcpy(buffer, log.data(), n);
-  buffer[n] = '\0';
-  *written = n + 1;
-}
-
 absl::StatusOr<LoadedImage> Parse(const void* data, std::optional<size_t> size,
                                   absl::string_view default_name, JitOptions* jit) {
   GlslOptions glsl;
@@ -60,12 +49,10 @@ absl::StatusOr<LoadedImage> Parse(const void* data, std::optional<size_t> size,
   std::string error_log;
   absl::StatusOr<LoadedImage> image = ParseImage(data, size, glsl, &error_log);
   if (jit != nullptr) {
-    CopyLog(error_log, jit->error_log, jit->error_log_size, &jit->error_log_written);
     if (image.ok()) {
-      CopyLog(image->info_log, jit->info_log, jit->info_log_size, &jit->info_log_written);
-      jit->wall_time_ms = static_cast<float>(image->compile_wall_time_ms);
+      RecordJitLogs(jit, error_log, image->info_log, image->compile_wall_time_ms);
     } else {
-      CopyLog("", jit->info_log, jit->info_log_size, &jit->info_log_written);
+      RecordJitLogs(jit, error_log, "", 0);
     }
   }
   return image;
@@ -248,62 +235,13 @@ absl::Status ModuleLoadData(HandleOut out, const void* image_data, JitOptions* j
   return Finish(context, std::move(module), std::move(loaded), out);
 }
 
-namespace {
-
-// Option numbers shared by CUjit_option and hipJitOption.
-enum JitOption : int {
-  kJitWallTime = 2,
-  kJitInfoLogBuffer = 3,
-  kJitInfoLogBufferSizeBytes = 4,
-  kJitErrorLogBuffer = 5,
-  kJitErrorLogBufferSizeBytes = 6,
-  kJitLogVerbose = 12,
-};
-
-uintptr_t OptionValue(void* value) { return reinterpret_cast<uintptr_t>(value); }
-void* AsOptionValue(size_t value) { return reinterpret_cast<void*>(static_cast<uintptr_t>(value)); }
-
-}  // namespace
-
 absl::Status ModuleLoadDataEx(HandleOut out, const void* image, unsigned num_options,
                               const int* options, void** values, int option_count) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
-  if (num_options > 0 && (options == nullptr || values == nullptr)) {
-    return Error(ErrorCode::kInvalidValue, "cuModuleLoadDataEx: options or optionValues is null");
-  }
-  // CUDA: an option id the API does not define is CUDA_ERROR_INVALID_VALUE;
-  // checked before anything is loaded or written back.
-  for (unsigned i = 0; i < num_options; ++i) {
-    if (options[i] < 0 || options[i] >= option_count) {
-      return Error(ErrorCode::kInvalidValue, "cuModuleLoadDataEx: options[", i, "] = ",
-                   options[i], " is not a JIT option (0..", option_count - 1, ")");
-    }
-  }
-  JitOptions jit;
-  for (unsigned i = 0; i < num_options; ++i) {
-    switch (options[i]) {
-      case kJitInfoLogBuffer: jit.info_log = static_cast<char*>(values[i]); break;
-      case kJitInfoLogBufferSizeBytes: jit.info_log_size = OptionValue(values[i]); break;
-      case kJitErrorLogBuffer: jit.error_log = static_cast<char*>(values[i]); break;
-      case kJitErrorLogBufferSizeBytes: jit.error_log_size = OptionValue(values[i]); break;
-      case kJitLogVerbose: jit.verbose = OptionValue(values[i]) != 0; break;
-      default: break;
-    }
-  }
+  // Checked before anything is loaded or written back.
+  SH_ASSIGN_OR_RETURN(JitOptions jit, ReadJitOptions(num_options, options, values, option_count));
   absl::Status status = ModuleLoadData(out, image, &jit);
-  // CUDA writes the outputs into the value slots: the wall time as a float,
-  // the log sizes as the bytes written.
-  for (unsigned i = 0; i < num_options; ++i) {
-    switch (options[i]) {
-      case kJitWallTime:
-        values[i] = nullptr;
-        std::memcpy(&values[i], &jit.wall_time_ms, sizeof(float));
-        break;
-      case kJitInfoLogBufferSizeBytes: values[i] = AsOptionValue(jit.info_log_written); break;
-      case kJitErrorLogBufferSizeBytes: values[i] = AsOptionValue(jit.error_log_written); break;
-      default: break;
-    }
-  }
+  WriteJitOutputs(jit, num_options, options, values);
   return status;
 }
 

@@ -16,6 +16,7 @@
 #include "core/api.h"
 #include "core/backend.h"
 #include "core/handle.h"
+#include "core/jit_options.h"
 #include "core/spirv_reflect.h"
 
 namespace streamhal {
@@ -89,21 +90,6 @@ class Module : public Object {
   std::vector<Global> globals_;
 };
 
-// Options of cuModuleLoadDataEx that apply to GLSL compiled at load time
-// (the PTX-JIT analogue). Logs are NUL-terminated and truncated to fit;
-// the *_written outputs give the bytes written including the NUL.
-struct JitOptions {
-  char* info_log = nullptr;
-  size_t info_log_size = 0;
-  char* error_log = nullptr;
-  size_t error_log_size = 0;
-  bool verbose = false;
-  // Outputs.
-  float wall_time_ms = 0;
-  size_t info_log_written = 0;
-  size_t error_log_written = 0;
-};
-
 // Entry points. `out` receives a module handle.
 // HIP: an empty path is kInvalidValue (CUDA: the file is not found).
 absl::Status ModuleLoad(HandleOut out, const char* path, Api api = Api::kCuda);
@@ -116,7 +102,7 @@ absl::Status ModuleLoadData(HandleOut out, const void* image, JitOptions* jit);
 // and ignored. `option_count` is the number of ids the caller's API defines
 // (CU_JIT_NUM_OPTIONS, hipJitOptionNumOptions): an id outside
 // [0, option_count) is kInvalidValue, and nothing is loaded. Outputs are
-// written back into `values` as CUDA specifies.
+// written back into `values` as CUDA specifies (core/jit_options.h).
 absl::Status ModuleLoadDataEx(HandleOut out, const void* image, unsigned num_options,
                               const int* options, void** values, int option_count);
 // Like ModuleLoadData but only fat binaries (and the HIP wrapper) are
