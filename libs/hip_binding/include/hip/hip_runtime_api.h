@@ -957,6 +957,10 @@ hipError_t hipDeviceGet(hipDevice_t* device, int ordinal);
 hipError_t hipGetDeviceCount(int* count);
 hipError_t hipGetDevice(int* deviceId);
 hipError_t hipSetDevice(int deviceId);
+/* The flags (hipDeviceSchedule*, hipDeviceMapHost, hipDeviceLmemResizeToMax)
+ * of the current device's primary context. */
+hipError_t hipSetDeviceFlags(unsigned flags);
+hipError_t hipGetDeviceFlags(unsigned int* flags);
 hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device);
 hipError_t hipDeviceGetUuid(hipUUID* uuid, hipDevice_t device);
 hipError_t hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device);
