@@ -4,9 +4,8 @@
 
 namespace streamhal {
 
-// Several round trips of a short kernel on lavapipe (50-250 us on two
-// loaded cores), and a negligible share of a long kernel: a thread that
-// gives its processor away between polls costs the device little.
+// Many round trips of a short kernel on a GPU (tens of microseconds), and a
+// negligible share of a long kernel.
 const uint64_t kAutoPollNs = 500'000;
 // Long enough for every short kernel; on a kernel of 0.3 s a processor taken
 // for 2 ms costs the device under 1%.
@@ -29,13 +28,17 @@ WaitPolicy WaitPolicyForFlags(unsigned flags, const WaitEnvironment& environment
     default:
       break;
   }
+  // A device on the host's processors: sleep at once. Measured on lavapipe
+  // (two cores, docs/architecture.md): a waiter that polls returns while
+  // lavapipe's submission thread is still winding down, so its next
+  // submission contends with that thread, and a poller takes processor time
+  // from the device's worker threads. Sleeping gave the shortest round trip
+  // (47 us against 73 us yielding and 270 us spinning) at the least
+  // processor time, and costs a long kernel nothing.
+  if (environment.device_on_host) return BlockingWaitPolicy();
   // CUDA's AUTO: spin while the process has no more active contexts than
   // the host has logical processors, else yield; bounded here, then sleep.
-  // A device on the host's processors always yields: its worker threads need
-  // the processor the waiting thread holds (measured: polling with yields
-  // gave lavapipe's shortest round trips on two cores, spinning the longest).
-  const bool yield =
-      environment.device_on_host || environment.active_contexts > environment.logical_processors;
+  const bool yield = environment.active_contexts > environment.logical_processors;
   return WaitPolicy{kAutoPollNs, yield};
 }
 

@@ -17,7 +17,7 @@ struct WaitEnvironment {
   bool device_on_host = false;
 };
 
-// How long CU_CTX_SCHED_AUTO polls before it sleeps, and how long SPIN and
+// How long CU_CTX_SCHED_AUTO polls before it sleeps (on a GPU), and how long SPIN and
 // YIELD poll on a device that runs on the host's processors (the reasons are
 // in docs/architecture.md, "Waiting for the device").
 extern const uint64_t kAutoPollNs;
