@@ -54,29 +54,29 @@ class RatioReporter : public benchmark::ConsoleReporter {
     // Round trips under each scheduling flag, against the raw wait of the
     // same kind, and against PoCL's clEnqueueNDRangeKernel + clFinish.
     Ratio("round trip AUTO / raw fence wait (block)", times_,
-          "BM_Streamhal_RoundTrip/auto/real_time", "BM_RawVulkan_RoundTripBlock/real_time");
+          "BM_Streamhal_RoundTrip/AUTO/real_time", "BM_RawVulkan_RoundTripBlock/real_time");
     Ratio("round trip AUTO / raw fence poll (spin)", times_,
-          "BM_Streamhal_RoundTrip/auto/real_time", "BM_RawVulkan_RoundTripPoll/spin/real_time");
+          "BM_Streamhal_RoundTrip/AUTO/real_time", "BM_RawVulkan_RoundTripPoll/spin/real_time");
     Ratio("round trip SPIN / raw fence poll (spin)", times_,
-          "BM_Streamhal_RoundTrip/spin/real_time", "BM_RawVulkan_RoundTripPoll/spin/real_time");
+          "BM_Streamhal_RoundTrip/SPIN/real_time", "BM_RawVulkan_RoundTripPoll/spin/real_time");
     Ratio("round trip YIELD / raw fence poll with yields", times_,
-          "BM_Streamhal_RoundTrip/yield/real_time", "BM_RawVulkan_RoundTripPoll/yield/real_time");
+          "BM_Streamhal_RoundTrip/YIELD/real_time", "BM_RawVulkan_RoundTripPoll/yield/real_time");
     Ratio("round trip BLOCKING_SYNC / raw fence wait (block)", times_,
-          "BM_Streamhal_RoundTrip/blocking_sync/real_time",
+          "BM_Streamhal_RoundTrip/BLOCKING_SYNC/real_time",
           "BM_RawVulkan_RoundTripBlock/real_time");
-    for (const char* flag : {"auto", "spin", "yield", "blocking_sync"}) {
+    for (const char* flag : {"AUTO", "SPIN", "YIELD", "BLOCKING_SYNC"}) {
       const std::string name = std::string("BM_Streamhal_RoundTrip/") + flag + "/real_time";
       const std::string label =
-          "round trip " + std::string(flag) + " / PoCL (target <= 0.8 for auto)";
+          "round trip " + std::string(flag) + " / PoCL (target <= 0.8 for AUTO)";
       Ratio(label.c_str(), times_, name, "BM_OpenCL_RoundTrip/real_time");
     }
-    for (const char* flag : {"auto", "spin", "yield"}) {
+    for (const char* flag : {"AUTO", "SPIN", "YIELD"}) {
       const std::string name = std::string("BM_Streamhal_Lcg/") + flag;
       const std::string label =
-          "compute-bound " + std::string(flag) + " / blocking_sync (target <= 1.02)";
-      Ratio(label.c_str(), times_, name, "BM_Streamhal_Lcg/blocking_sync");
+          "compute-bound " + std::string(flag) + " / BLOCKING_SYNC (target <= 1.02)";
+      Ratio(label.c_str(), times_, name, "BM_Streamhal_Lcg/BLOCKING_SYNC");
     }
-    Ratio("compute-bound AUTO / PoCL", times_, "BM_Streamhal_Lcg/auto", "BM_OpenCL_Lcg");
+    Ratio("compute-bound AUTO / PoCL", times_, "BM_Streamhal_Lcg/AUTO", "BM_OpenCL_Lcg");
     Ratio("enqueue throughput: two threads / one thread (target >= 1.8)", rates_,
           "BM_Streamhal_LaunchThreads/2/manual_time", "BM_Streamhal_LaunchThreads/1/manual_time");
     Ratio("record throughput, raw Vulkan: two threads / one thread", rates_,
