@@ -10,6 +10,7 @@ packages=(
   libabsl-dev libelf-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 )
 
 SUDO=""

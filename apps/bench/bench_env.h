@@ -13,6 +13,9 @@ struct Env {
   CUcontext context = nullptr;
   CUmodule module = nullptr;
   CUfunction tiny = nullptr;
+  CUmodule lcg_module = nullptr;
+  CUfunction lcg = nullptr;
+  CUdeviceptr lcg_output = 0;
   CUdeviceptr output = 0;
   RawVulkan* raw = nullptr;
 };

@@ -25,9 +25,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
       if (run.error_occurred) continue;
-      // With --benchmark_repetitions the mean stands for the benchmark (it
-      // comes after the repetitions); other aggregates are skipped.
-      if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "mean") continue;
+      // With --benchmark_repetitions the median stands for the benchmark (it
+      // comes after the repetitions, and a loaded machine skews the mean);
+      // other aggregates are skipped.
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median") continue;
       const double ns = run.GetAdjustedRealTime();
       const std::string name = WithoutMinTime(run.run_name.str());
       times_[name] = ns;
@@ -50,6 +51,32 @@ class RatioReporter : public benchmark::ConsoleReporter {
           "BM_Streamhal_LaunchStreamSynchronize", "BM_RawVulkan_SubmitWait");
     Ratio("launch + context sync: streamhal / raw submit+wait", times_,
           "BM_Streamhal_LaunchCtxSynchronize", "BM_RawVulkan_SubmitWait");
+    // Round trips under each scheduling flag, against the raw wait of the
+    // same kind, and against PoCL's clEnqueueNDRangeKernel + clFinish.
+    Ratio("round trip AUTO / raw fence wait (block)", times_,
+          "BM_Streamhal_RoundTrip/AUTO/real_time", "BM_RawVulkan_RoundTripBlock/real_time");
+    Ratio("round trip AUTO / raw fence poll (spin)", times_,
+          "BM_Streamhal_RoundTrip/AUTO/real_time", "BM_RawVulkan_RoundTripPoll/spin/real_time");
+    Ratio("round trip SPIN / raw fence poll (spin)", times_,
+          "BM_Streamhal_RoundTrip/SPIN/real_time", "BM_RawVulkan_RoundTripPoll/spin/real_time");
+    Ratio("round trip YIELD / raw fence poll with yields", times_,
+          "BM_Streamhal_RoundTrip/YIELD/real_time", "BM_RawVulkan_RoundTripPoll/yield/real_time");
+    Ratio("round trip BLOCKING_SYNC / raw fence wait (block)", times_,
+          "BM_Streamhal_RoundTrip/BLOCKING_SYNC/real_time",
+          "BM_RawVulkan_RoundTripBlock/real_time");
+    for (const char* flag : {"AUTO", "SPIN", "YIELD", "BLOCKING_SYNC"}) {
+      const std::string name = std::string("BM_Streamhal_RoundTrip/") + flag + "/real_time";
+      const std::string label =
+          "round trip " + std::string(flag) + " / PoCL (target <= 0.8 for AUTO)";
+      Ratio(label.c_str(), times_, name, "BM_OpenCL_RoundTrip/real_time");
+    }
+    for (const char* flag : {"AUTO", "SPIN", "YIELD"}) {
+      const std::string name = std::string("BM_Streamhal_Lcg/") + flag;
+      const std::string label =
+          "compute-bound " + std::string(flag) + " / BLOCKING_SYNC (target <= 1.02)";
+      Ratio(label.c_str(), times_, name, "BM_Streamhal_Lcg/BLOCKING_SYNC");
+    }
+    Ratio("compute-bound AUTO / PoCL", times_, "BM_Streamhal_Lcg/AUTO", "BM_OpenCL_Lcg");
     Ratio("enqueue throughput: two threads / one thread (target >= 1.8)", rates_,
           "BM_Streamhal_LaunchThreads/2/manual_time", "BM_Streamhal_LaunchThreads/1/manual_time");
     Ratio("record throughput, raw Vulkan: two threads / one thread", rates_,
@@ -61,13 +88,16 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 
  private:
-  // "BM_X/1/min_time:0.100/manual_time" -> "BM_X/1/manual_time": the
-  // ratios name benchmarks without their time settings.
+  // "BM_X/1/min_time:0.100/manual_time" -> "BM_X/1/manual_time", and the
+  // same for "/iterations:N": the ratios name benchmarks without their time
+  // settings.
   static std::string WithoutMinTime(std::string name) {
-    const size_t at = name.find("/min_time:");
-    if (at == std::string::npos) return name;
-    const size_t end = name.find('/', at + 1);
-    name.erase(at, end == std::string::npos ? std::string::npos : end - at);
+    for (const char* setting : {"/min_time:", "/iterations:"}) {
+      const size_t at = name.find(setting);
+      if (at == std::string::npos) continue;
+      const size_t end = name.find('/', at + 1);
+      name.erase(at, end == std::string::npos ? std::string::npos : end - at);
+    }
     return name;
   }
 
@@ -110,6 +140,15 @@ int main(int argc, char** argv) {
   if ((result = cuMemAlloc(&env.output, 256)) != CUDA_SUCCESS) {
     return bench::Fail("cuMemAlloc", result);
   }
+  if ((result = cuModuleLoad(&env.lcg_module, LCG_SPV)) != CUDA_SUCCESS) {
+    return bench::Fail("cuModuleLoad", result);
+  }
+  if ((result = cuModuleGetFunction(&env.lcg, env.lcg_module, "lcg")) != CUDA_SUCCESS) {
+    return bench::Fail("cuModuleGetFunction", result);
+  }
+  if ((result = cuMemAlloc(&env.lcg_output, 65536 * sizeof(uint32_t))) != CUDA_SUCCESS) {
+    return bench::Fail("cuMemAlloc", result);
+  }
   bench::RawVulkan raw(TINY_SPV);
   env.raw = &raw;
 
@@ -117,6 +156,8 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   reporter.PrintRatios();
 
+  cuMemFree(env.lcg_output);
+  cuModuleUnload(env.lcg_module);
   cuMemFree(env.output);
   cuModuleUnload(env.module);
   cuCtxDestroy(env.context);

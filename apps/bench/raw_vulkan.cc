@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 namespace bench {
 namespace {
@@ -194,6 +195,16 @@ void RawVulkan::Submit() {
 
 void RawVulkan::Wait() {
   Check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  Check(vkResetFences(device_, 1, &fence_), "vkResetFences");
+}
+
+void RawVulkan::PollWait(bool yield) {
+  while (true) {
+    const VkResult status = vkGetFenceStatus(device_, fence_);
+    if (status == VK_SUCCESS) break;
+    if (status != VK_NOT_READY) Check(status, "vkGetFenceStatus");
+    if (yield) std::this_thread::yield();
+  }
   Check(vkResetFences(device_, 1, &fence_), "vkResetFences");
 }
 

@@ -62,6 +62,10 @@ class RawVulkan {
   // The same in two halves.
   void Submit();
   void Wait();
+  // Waits by polling the fence (vkGetFenceStatus) instead of sleeping in
+  // vkWaitForFences, yielding the processor between polls if `yield`: the
+  // baseline of CU_CTX_SCHED_SPIN and CU_CTX_SCHED_YIELD.
+  void PollWait(bool yield);
 
  private:
   VkInstance instance_ = VK_NULL_HANDLE;

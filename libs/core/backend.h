@@ -147,6 +147,16 @@ struct DispatchParams {
   BackendAllocation* globals = nullptr;        // when the kernel uses globals
 };
 
+// How a host thread waits for the device (CUDA's context scheduling flags and
+// CU_EVENT_BLOCKING_SYNC): poll the completion state for up to `poll_ns`
+// (yielding the processor between polls when `yield` is set), then sleep in
+// the driver's wait. kPollForever never sleeps; 0 sleeps at once.
+struct WaitPolicy {
+  static constexpr uint64_t kPollForever = UINT64_MAX;
+  uint64_t poll_ns = 0;
+  bool yield = false;
+};
+
 // An ordered queue of work (a CUDA stream). Recording calls append work;
 // nothing runs before Flush. Work recorded on one stream runs in order.
 // Recording and Flush are not thread-safe: core serialises them per stream.
@@ -174,9 +184,12 @@ class BackendStream {
   // reached when all of it has finished. Points increase monotonically; with
   // nothing recorded, returns the last point again.
   virtual absl::StatusOr<uint64_t> Flush() = 0;
-  // Waits until `point` is reached. Thread-safe: may run while another thread
-  // records on the same stream (core holds no lock across a wait).
-  virtual absl::Status Wait(uint64_t point) = 0;
+  // Waits until `point` is reached, as `policy` says. Thread-safe: may run
+  // while another thread records on the same stream (core holds no lock
+  // across a wait).
+  virtual absl::Status Wait(uint64_t point, const WaitPolicy& policy) = 0;
+  // The same, sleeping in the driver's wait.
+  absl::Status Wait(uint64_t point) { return Wait(point, WaitPolicy{}); }
   // Whether `point` has been reached, without waiting. Thread-safe.
   virtual absl::StatusOr<bool> IsComplete(uint64_t point) = 0;
 

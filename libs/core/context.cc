@@ -1,6 +1,8 @@
 #include "core/context.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -57,11 +59,16 @@ LiveContexts& Live() {
   return *live;
 }
 
+// Live contexts, for CU_CTX_SCHED_AUTO's heuristic (read on every wait, so
+// an atomic beside the set).
+std::atomic<int> g_active_contexts{0};
+
 Context* NewContext(Device* device, unsigned flags, bool is_primary) {
   auto* context = new Context(device, flags, is_primary);
   LiveContexts& live = Live();
   MutexLock lock(&live.mutex);
   live.set.insert(context);
+  g_active_contexts.fetch_add(1, std::memory_order_relaxed);
   return context;
 }
 
@@ -70,6 +77,7 @@ void DeleteContext(Context* context) {
     LiveContexts& live = Live();
     MutexLock lock(&live.mutex);
     live.set.erase(context);
+    g_active_contexts.fetch_sub(1, std::memory_order_relaxed);
   }
   delete context;
 }
@@ -105,6 +113,15 @@ absl::StatusOr<Context*> ResolveStackEntry(uint64_t handle) {
 Context::Context(Device* device, unsigned flags, bool is_primary)
     : Object(kKind), device_(device), is_primary_(is_primary), flags_(flags) {
   std::copy(std::begin(kDefaultLimits), std::end(kDefaultLimits), limits_);
+}
+
+WaitPolicy Context::wait_policy() const {
+  static const int processors = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  WaitEnvironment environment;
+  environment.active_contexts = std::max(1, g_active_contexts.load(std::memory_order_relaxed));
+  environment.logical_processors = processors;
+  environment.device_on_host = device_->properties().is_cpu;
+  return WaitPolicyForFlags(flags(), environment);
 }
 
 Context::~Context() {
@@ -560,15 +577,23 @@ absl::Status ReleasePrimaryContext(int device_ordinal) {
   return absl::OkStatus();
 }
 
-absl::Status SetPrimaryContextFlags(int device_ordinal, unsigned flags) {
+namespace {
+
+absl::Status SetPrimaryFlags(int device_ordinal, unsigned flags, const char* api) {
   SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
-  SH_RETURN_IF_ERROR(ValidateFlags(flags, "cuDevicePrimaryCtxSetFlags"));
+  SH_RETURN_IF_ERROR(ValidateFlags(flags, api));
   Device::PrimaryState& primary = device->primary();
   MutexLock lock(&primary.mutex);
   // CUDA 11+: flags may change while the primary context is active.
   primary.flags = flags;
   if (primary.context != nullptr) primary.context->set_flags(flags);
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status SetPrimaryContextFlags(int device_ordinal, unsigned flags) {
+  return SetPrimaryFlags(device_ordinal, flags, "cuDevicePrimaryCtxSetFlags");
 }
 
 absl::Status GetPrimaryContextState(int device_ordinal, unsigned* flags, int* active) {
@@ -613,6 +638,26 @@ absl::Status RuntimeGetDevice(int* device) {
     }
   }
   *device = state.runtime_device;
+  return absl::OkStatus();
+}
+
+// AMD: hipSetDeviceFlags sets the flags of the current device's primary
+// context, and hipGetDeviceFlags reads them back.
+absl::Status RuntimeSetDeviceFlags(unsigned flags) {
+  int device = 0;
+  SH_RETURN_IF_ERROR(RuntimeGetDevice(&device));
+  return SetPrimaryFlags(device, flags, "hipSetDeviceFlags");
+}
+
+absl::Status RuntimeGetDeviceFlags(unsigned* flags) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (flags == nullptr) return Error(ErrorCode::kInvalidValue, "hipGetDeviceFlags: flags is null");
+  int device_ordinal = 0;
+  SH_RETURN_IF_ERROR(RuntimeGetDevice(&device_ordinal));
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  Device::PrimaryState& primary = device->primary();
+  MutexLock lock(&primary.mutex);
+  *flags = primary.flags;
   return absl::OkStatus();
 }
 

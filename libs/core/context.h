@@ -13,6 +13,7 @@
 #include "core/device.h"
 #include "core/handle.h"
 #include "core/mutex.h"
+#include "core/wait_policy.h"
 
 namespace streamhal {
 
@@ -56,6 +57,10 @@ class Context : public Object {
   bool is_primary() const { return is_primary_; }
   unsigned flags() const { return flags_.load(std::memory_order_relaxed); }
   void set_flags(unsigned flags) { flags_.store(flags, std::memory_order_relaxed); }
+
+  // How this context's host threads wait for its work (the scheduling
+  // flags; see wait_policy.h).
+  WaitPolicy wait_policy() const;
 
   size_t limit(Limit limit) const;
   void set_limit(Limit limit, size_t value);
@@ -196,6 +201,10 @@ absl::Status ResetPrimaryContext(int device);
 // --- The runtime-API view (hipSetDevice and friends) ---
 // The device of the current context, else this thread's chosen device.
 absl::Status RuntimeGetDevice(int* device);
+// hipSetDeviceFlags / hipGetDeviceFlags: the flags of the primary context of
+// the device RuntimeGetDevice reports.
+absl::Status RuntimeSetDeviceFlags(unsigned flags);
+absl::Status RuntimeGetDeviceFlags(unsigned* flags);
 // Makes the primary context of `device` current on this thread (retaining it
 // once for the runtime, as the CUDA runtime does).
 absl::Status RuntimeSetDevice(int device);

@@ -122,7 +122,12 @@ absl::Status EventSynchronize(uint64_t handle) {
   if (!record.has_value()) return absl::OkStatus();
   Stream* stream = LookupAs<Stream>(record->stream);
   if (stream == nullptr) return absl::OkStatus();
-  return stream->Wait(record->point);
+  // CUDA: a CU_EVENT_BLOCKING_SYNC event makes the waiting thread sleep;
+  // other events follow the scheduling flags of the event's context.
+  if ((event->flags() & kEventBlockingSync) != 0) {
+    return stream->Wait(record->point, BlockingWaitPolicy());
+  }
+  return stream->Wait(record->point, event->context()->wait_policy());
 }
 
 absl::Status EventElapsedTime(float* ms, uint64_t start_handle, uint64_t end_handle) {

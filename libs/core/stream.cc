@@ -63,6 +63,8 @@ absl::StatusOr<uint64_t> Stream::Flush() {
   return Checked(backend_->Flush());
 }
 
+absl::Status Stream::Wait(uint64_t point) { return Wait(point, context_->wait_policy()); }
+
 absl::Status Stream::Synchronize() {
   SH_ASSIGN_OR_RETURN(uint64_t point, Flush());
   return Wait(point);

@@ -83,7 +83,12 @@ class Stream : public Object {
   // cuStreamQuery: IsIdle, and for the legacy stream also whether the
   // blocking streams it covers are idle.
   absl::StatusOr<bool> IsIdleForHost();
-  absl::Status Wait(uint64_t point) { return Checked(backend_->Wait(point)); }
+  // Waits for `point` as the context's scheduling flags say, or as
+  // `policy` says.
+  absl::Status Wait(uint64_t point);
+  absl::Status Wait(uint64_t point, const WaitPolicy& policy) {
+    return Checked(backend_->Wait(point, policy));
+  }
   absl::StatusOr<bool> IsComplete(uint64_t point) { return Checked(backend_->IsComplete(point)); }
   BackendStream* backend() { return backend_.get(); }
 

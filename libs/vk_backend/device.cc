@@ -195,6 +195,7 @@ VulkanDevice::~VulkanDevice() {
       vkDestroySemaphore(device_, retired.semaphore, nullptr);
     }
     retired_semaphores_.clear();
+    retired_count_.store(0, std::memory_order_release);
   }
   kernel_objects_.reset();
   allocator_.reset();
@@ -712,11 +713,13 @@ void VulkanDevice::RetireSemaphore(VkSemaphore semaphore) {
     MutexLock lock(&retired_mutex_);
     retired_semaphores_.push_back(
         RetiredSemaphore{semaphore, submissions_.load(std::memory_order_acquire)});
+    retired_count_.store(retired_semaphores_.size(), std::memory_order_release);
   }
   DestroyOutrunSemaphores();
 }
 
 void VulkanDevice::DestroyOutrunSemaphores() {
+  if (retired_count_.load(std::memory_order_acquire) == 0) return;
   const uint64_t completed = completed_submission_.load(std::memory_order_acquire);
   std::vector<VkSemaphore> doomed;
   {
@@ -731,6 +734,7 @@ void VulkanDevice::DestroyOutrunSemaphores() {
     retired_semaphores_.erase(
         std::remove_if(retired_semaphores_.begin(), retired_semaphores_.end(), outrun),
         retired_semaphores_.end());
+    retired_count_.store(retired_semaphores_.size(), std::memory_order_release);
   }
   for (VkSemaphore semaphore : doomed) vkDestroySemaphore(device_, semaphore, nullptr);
 }

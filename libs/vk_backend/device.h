@@ -218,6 +218,9 @@ class VulkanDevice : public streamhal::BackendDevice {
   };
   Mutex retired_mutex_;
   std::vector<RetiredSemaphore> retired_semaphores_ ABSL_GUARDED_BY(retired_mutex_);
+  // retired_semaphores_.size(), so that reclaiming a batch (every
+  // synchronisation) skips the lock when nothing is retired.
+  std::atomic<size_t> retired_count_{0};
   // Destroys the retired semaphores a completed submission has outrun.
   void DestroyOutrunSemaphores();
 };

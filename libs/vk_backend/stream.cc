@@ -77,8 +77,10 @@ VulkanStream::~VulkanStream() {
     host_thread_.join();
   }
   // Everything submitted has finished (waited for above).
-  for (const Batch& batch : in_flight_) device_->SubmissionCompleted(batch.submission);
-  in_flight_.clear();
+  while (in_flight_count_ > 0) {
+    device_->SubmissionCompleted(OldestBatch().submission);
+    PopOldestBatch();
+  }
   pending_waits_.clear();
   retired_.clear();
   ring_.reset();
@@ -91,8 +93,8 @@ VulkanStream::~VulkanStream() {
 
 // --- Points ---
 
-absl::Status VulkanStream::Wait(uint64_t point) {
-  if (point > 0) SH_RETURN_IF_ERROR(WaitForPoint(point));
+absl::Status VulkanStream::Wait(uint64_t point, const WaitPolicy& policy) {
+  if (point > 0) SH_RETURN_IF_ERROR(timeline_->WaitFor(point, policy));
   SH_RETURN_IF_ERROR(HostFailure());
   Deliver(point);
   return absl::OkStatus();
@@ -126,10 +128,10 @@ void VulkanStream::Deliver(uint64_t completed) {
 
 void VulkanStream::Reclaim(uint64_t completed) {
   Deliver(completed);
-  while (!in_flight_.empty() && in_flight_.front().point <= completed) {
-    free_command_buffers_.push_back(in_flight_.front().command_buffer);
-    device_->SubmissionCompleted(in_flight_.front().submission);
-    in_flight_.pop_front();
+  while (in_flight_count_ > 0 && OldestBatch().point <= completed) {
+    free_command_buffers_.push_back(OldestBatch().command_buffer);
+    device_->SubmissionCompleted(OldestBatch().submission);
+    PopOldestBatch();
   }
   if (ring_ != nullptr) ring_->Release(completed);
   while (!retired_.empty() && retired_.front().point <= completed) retired_.pop_front();
@@ -137,11 +139,23 @@ void VulkanStream::Reclaim(uint64_t completed) {
 
 // --- Batches ---
 
+void VulkanStream::PopOldestBatch() {
+  // Releases the other streams' timelines it kept alive.
+  OldestBatch().waits.clear();
+  in_flight_head_ = (in_flight_head_ + 1) % kMaxBatchesInFlight;
+  --in_flight_count_;
+}
+
+VulkanStream::Batch& VulkanStream::PushBatch() {
+  // StartBatch never has more command buffers than the ring holds.
+  return in_flight_[(in_flight_head_ + in_flight_count_++) % kMaxBatchesInFlight];
+}
+
 absl::StatusOr<VkCommandBuffer> VulkanStream::StartBatch() {
   SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
   Reclaim(completed);
   if (free_command_buffers_.empty()) {
-    if (in_flight_.size() < kMaxBatchesInFlight) {
+    if (in_flight_count_ < kMaxBatchesInFlight) {
       VkCommandBufferAllocateInfo info = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
       info.commandPool = pool_;
       info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
@@ -153,7 +167,7 @@ absl::StatusOr<VkCommandBuffer> VulkanStream::StartBatch() {
       ++command_buffer_count_;
     } else {
       // Back-pressure: the host is too far ahead of the device.
-      const uint64_t oldest = in_flight_.front().point;
+      const uint64_t oldest = OldestBatch().point;
       SH_RETURN_IF_ERROR(WaitForPoint(oldest));
       Reclaim(oldest);
     }
@@ -264,7 +278,12 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
     DropBatch(point);
     return VkResultToStatus(result, "submitting a stream batch");
   }
-  in_flight_.push_back(Batch{command_buffer, point, submission, std::move(pending_waits_)});
+  Batch& batch = PushBatch();
+  batch.command_buffer = command_buffer;
+  batch.point = point;
+  batch.submission = submission;
+  // Swapped, not moved: both vectors keep their capacity from batch to batch.
+  batch.waits.swap(pending_waits_);
   pending_waits_.clear();
   submitted_point_ = point;
   return point;

@@ -81,7 +81,8 @@ class VulkanStream final : public streamhal::BackendStream {
   absl::Status RecordUpload(BufferRange dst, const void* src, uint64_t size) override;
   absl::Status RecordDownload(void* dst, BufferRange src, uint64_t size) override;
   absl::StatusOr<uint64_t> Flush() override;
-  absl::Status Wait(uint64_t point) override;
+  using BackendStream::Wait;
+  absl::Status Wait(uint64_t point, const WaitPolicy& policy) override;
   absl::StatusOr<bool> IsComplete(uint64_t point) override;
 
   absl::Status RecordWait(BackendStream* other, uint64_t point) override;
@@ -179,7 +180,15 @@ class VulkanStream final : public streamhal::BackendStream {
   // Recording state; core serialises recording and Flush per stream.
   CommandList commands_;  // accepted since the last submission
   uint64_t submitted_point_ = 0;
-  std::deque<Batch> in_flight_;
+  // Batches submitted and not yet reclaimed, oldest first, in a fixed ring:
+  // at most kMaxBatchesInFlight command buffers exist, so submitting
+  // allocates nothing.
+  Batch& OldestBatch() { return in_flight_[in_flight_head_]; }
+  void PopOldestBatch();
+  Batch& PushBatch();
+  std::array<Batch, kMaxBatchesInFlight> in_flight_;
+  size_t in_flight_head_ = 0;
+  size_t in_flight_count_ = 0;
   std::vector<VkCommandBuffer> free_command_buffers_;
   size_t command_buffer_count_ = 0;
   std::unique_ptr<StagingRing> ring_;

@@ -1,5 +1,8 @@
 #include "vk_backend/timeline.h"
 
+#include <chrono>
+#include <thread>
+
 #include "core/status.h"
 #include "vk_backend/device.h"
 #include "vk_backend/fault_injection.h"
@@ -8,6 +11,16 @@
 namespace streamhal::vk {
 
 namespace {
+
+// Tells the processor this is a spin loop (frees the core's resources for
+// its sibling hyperthread).
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 
 VkResult WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo& info) {
   const VkResult injected = InjectedFault(FaultSite::kWait);
@@ -41,12 +54,33 @@ absl::StatusOr<uint64_t> Timeline::Value() const {
   return value;
 }
 
-absl::Status Timeline::WaitFor(uint64_t value) const {
+absl::Status Timeline::WaitFor(uint64_t value, const WaitPolicy& policy) const {
+  // Each wait is one fault-injection site, however it ends.
+  const VkResult injected = InjectedFault(FaultSite::kWait);
+  if (injected != VK_SUCCESS) return VkResultToStatus(injected, "vkWaitSemaphores");
+  if (policy.poll_ns > 0) {
+    const bool forever = policy.poll_ns == WaitPolicy::kPollForever;
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::nanoseconds(forever ? 0 : policy.poll_ns);
+    for (uint32_t polls = 1;; ++polls) {
+      uint64_t reached = 0;
+      SH_VK_RETURN_IF_ERROR(vkGetSemaphoreCounterValue(device_, semaphore_, &reached),
+                            "vkGetSemaphoreCounterValue");
+      if (reached >= value) return absl::OkStatus();
+      if (policy.yield) {
+        std::this_thread::yield();
+      } else {
+        CpuRelax();
+      }
+      // Reading the clock costs about as much as a poll; every 16th will do.
+      if (!forever && polls % 16 == 0 && std::chrono::steady_clock::now() >= deadline) break;
+    }
+  }
   VkSemaphoreWaitInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   info.semaphoreCount = 1;
   info.pSemaphores = &semaphore_;
   info.pValues = &value;
-  return VkResultToStatus(WaitSemaphores(device_, info), "vkWaitSemaphores");
+  return VkResultToStatus(vkWaitSemaphores(device_, &info, UINT64_MAX), "vkWaitSemaphores");
 }
 
 absl::Status Timeline::Signal(uint64_t value) const {

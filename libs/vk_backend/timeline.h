@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/backend.h"
 
 namespace streamhal::vk {
 
@@ -26,8 +27,9 @@ class Timeline {
   VkSemaphore handle() const { return semaphore_; }
   // The value reached so far. Thread-safe, like the two below.
   absl::StatusOr<uint64_t> Value() const;
-  // Blocks until the value reaches `value`.
-  absl::Status WaitFor(uint64_t value) const;
+  // Returns once the value reaches `value`: polls the value as `policy`
+  // says, then sleeps in vkWaitSemaphores.
+  absl::Status WaitFor(uint64_t value, const WaitPolicy& policy = WaitPolicy{}) const;
   // Sets the value from the host (it must grow, and stay below any pending
   // device signal).
   absl::Status Signal(uint64_t value) const;

@@ -17,6 +17,8 @@ namespace {
 std::atomic<int> g_device_count{1};
 std::atomic<int> g_wait_idle_count{0};
 std::atomic<int> g_stream_wait_count{0};
+std::atomic<uint64_t> g_last_poll_ns{0};
+std::atomic<bool> g_last_yield{false};
 
 // Host memory posing as device memory: the device address is the host
 // address, as on a CPU Vulkan driver.
@@ -79,7 +81,10 @@ class FakeStream : public BackendStream {
   }
   absl::StatusOr<uint64_t> ReadTimestamp(uint64_t id) override { return timestamps_.at(id); }
   absl::StatusOr<uint64_t> Flush() override { return ++point_; }
-  absl::Status Wait(uint64_t) override {
+  using BackendStream::Wait;
+  absl::Status Wait(uint64_t, const WaitPolicy& policy) override {
+    g_last_poll_ns.store(policy.poll_ns);
+    g_last_yield.store(policy.yield);
     g_stream_wait_count.fetch_add(1);
     return absl::OkStatus();
   }
@@ -176,5 +181,6 @@ void InstallFakeBackend(int device_count) {
 
 int FakeWaitIdleCount() { return g_wait_idle_count.load(); }
 int FakeStreamWaitCount() { return g_stream_wait_count.load(); }
+WaitPolicy FakeLastWaitPolicy() { return WaitPolicy{g_last_poll_ns.load(), g_last_yield.load()}; }
 
 }  // namespace streamhal::testing

@@ -16,6 +16,8 @@ void InstallFakeBackend(int device_count);
 int FakeWaitIdleCount();
 // Number of times any fake stream's Wait ran.
 int FakeStreamWaitCount();
+// The policy of the last fake stream Wait.
+WaitPolicy FakeLastWaitPolicy();
 
 }  // namespace streamhal::testing
 

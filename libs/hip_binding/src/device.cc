@@ -367,6 +367,14 @@ hipError_t hipGetDevice(int* device) {
   return Call([&] { return streamhal::RuntimeGetDevice(device); });
 }
 
+hipError_t hipSetDeviceFlags(unsigned flags) {
+  return Call([&] { return streamhal::RuntimeSetDeviceFlags(flags); });
+}
+
+hipError_t hipGetDeviceFlags(unsigned int* flags) {
+  return Call([&] { return streamhal::RuntimeGetDeviceFlags(flags); });
+}
+
 hipError_t hipDeviceSynchronize(void) {
   return RuntimeCall([] { return streamhal::SynchronizeCurrentContext(); });
 }

@@ -835,6 +835,10 @@ hipError_t hipChooseDevice(int* device, const hipDeviceProp_t* prop);
  * the current device. */
 hipError_t hipSetValidDevices(int* device_arr, int len);
 hipError_t hipSetDevice(int deviceId);
+/* The flags (hipDeviceSchedule*, hipDeviceMapHost, hipDeviceLmemResizeToMax)
+ * of the current device's primary context. */
+hipError_t hipSetDeviceFlags(unsigned flags);
+hipError_t hipGetDeviceFlags(unsigned int* flags);
 hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device);
 hipError_t hipDeviceGetUuid(hipUUID* uuid, hipDevice_t device);
 hipError_t hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device);
