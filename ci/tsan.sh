@@ -17,7 +17,7 @@ status=0
 STREAMHAL_VALIDATION=1 \
   TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(pwd)/ci/tsan.supp" \
   build/tsan/apps/streamhal-conformance/streamhal-conformance --verbose \
-  --gtest_filter='StreamConformance.*:LaunchConformance.*:TransferConformance.*:LegacyOrderConformance.*' \
+  --gtest_filter='StreamConformance.*:LaunchConformance.*:TransferConformance.*:LegacyOrderConformance.*:SchedulingConformance.*' \
   >"$log" 2>&1 || status=$?
 if grep -q "WARNING: ThreadSanitizer" "$log" || [ "$status" -ge 2 ] ||
   ! grep -Eq "^[0-9]+ tests ran, 0 failed" "$log"; then
