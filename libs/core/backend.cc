@@ -35,6 +35,10 @@ absl::StatusOr<std::unique_ptr<BackendStream>> BackendDevice::CreateStream() {
   return Unsupported("streams", properties());
 }
 
+absl::StatusOr<std::unique_ptr<BackendRecorder>> BackendDevice::CreateRecorder() {
+  return Unsupported("recorded work (graphs)", properties());
+}
+
 absl::Status BackendStream::RecordWait(BackendStream*, uint64_t) {
   return Error(ErrorCode::kNotSupported, "this backend cannot order streams");
 }
@@ -49,6 +53,10 @@ absl::StatusOr<uint64_t> BackendStream::ReadTimestamp(uint64_t) {
 
 absl::Status BackendStream::RecordHostFunction(void (*)(void*), void*) {
   return Error(ErrorCode::kNotSupported, "this backend cannot run host functions");
+}
+
+absl::Status BackendStream::RecordExecute(std::shared_ptr<BackendRecording>) {
+  return Error(ErrorCode::kNotSupported, "this backend cannot run recorded work");
 }
 
 }  // namespace streamhal

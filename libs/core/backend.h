@@ -157,6 +157,34 @@ struct WaitPolicy {
   bool yield = false;
 };
 
+// Device work recorded once and run any number of times by streams (the
+// segments of an instantiated graph). Immutable once finished; a stream that
+// runs it keeps it alive until that run has completed, so its owner may drop
+// it at any time.
+class BackendRecording {
+ public:
+  virtual ~BackendRecording() = default;
+};
+
+// Builds a BackendRecording. Unlike a stream, commands recorded here are NOT
+// ordered after each other: only RecordBarrier orders the commands after it
+// behind every command before it (a graph's edges). Not thread-safe.
+class BackendRecorder {
+ public:
+  virtual ~BackendRecorder() = default;
+  // As BackendStream's; the parameter block is copied now.
+  virtual absl::Status RecordDispatch(const DispatchParams& params) = 0;
+  virtual absl::Status RecordCopy(BufferRange dst, BufferRange src, uint64_t size) = 0;
+  virtual absl::Status RecordFill(BufferRange dst, uint32_t pattern, uint32_t element_size,
+                                  uint64_t count) = 0;
+  // Execution and memory dependency: every command recorded after this
+  // starts after, and sees the writes of, every command recorded before it.
+  virtual void RecordBarrier() = 0;
+  // Ends recording. The recording is ordered after the stream's earlier work
+  // and before its later work as a whole, whatever its barriers.
+  virtual absl::StatusOr<std::shared_ptr<BackendRecording>> Finish() = 0;
+};
+
 // An ordered queue of work (a CUDA stream). Recording calls append work;
 // nothing runs before Flush. Work recorded on one stream runs in order.
 // Recording and Flush are not thread-safe: core serialises them per stream.
@@ -210,6 +238,11 @@ class BackendStream {
   // work recorded after this call waits until `fn` has returned (CUDA:
   // cuLaunchHostFunc). `fn` may call the API, except to wait on this stream.
   virtual absl::Status RecordHostFunction(void (*fn)(void*), void* data);
+  // Runs `recording` (made by this stream's device) in stream order: after
+  // all earlier work, before all later work. The stream keeps it alive until
+  // the run has completed. Running one recording again before an earlier run
+  // has finished is allowed; the runs are ordered by the stream.
+  virtual absl::Status RecordExecute(std::shared_ptr<BackendRecording> recording);
 };
 
 // One physical device as the backend sees it.
@@ -256,6 +289,8 @@ class BackendDevice {
                                                                       const KernelLayout& layout);
 
   virtual absl::StatusOr<std::unique_ptr<BackendStream>> CreateStream();
+  // A recorder for work that streams of this device run with RecordExecute.
+  virtual absl::StatusOr<std::unique_ptr<BackendRecorder>> CreateRecorder();
 };
 
 // A backend enumerates devices. Backends are registered explicitly (see
