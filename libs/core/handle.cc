@@ -147,4 +147,11 @@ Object* LookupHandle(uint64_t handle, ObjectKind kind, HandleState* state) {
 
 uint64_t LiveObjectCount() { return GlobalTable().live(); }
 
+namespace {
+std::atomic<uint64_t> resource_generation{0};
+}  // namespace
+
+uint64_t ResourceGeneration() { return resource_generation.load(std::memory_order_acquire); }
+void BumpResourceGeneration() { resource_generation.fetch_add(1, std::memory_order_acq_rel); }
+
 }  // namespace streamhal

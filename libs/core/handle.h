@@ -61,6 +61,13 @@ T* LookupAs(uint64_t handle, HandleState* state = nullptr) {
   return static_cast<T*>(LookupHandle(handle, T::kKind, state));
 }
 
+// Bumped whenever device memory is freed or a module is unloaded. Objects
+// that keep resolved pointers or kernels past the call that named them
+// (instantiated graphs) resolve them again when it has changed, so a freed
+// buffer is never used and the common path costs one atomic load.
+uint64_t ResourceGeneration();
+void BumpResourceGeneration();
+
 // Converts between API handle types (pointers) and handle values.
 template <typename ApiHandle>
 uint64_t HandleValue(ApiHandle api_handle) {

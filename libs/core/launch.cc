@@ -54,6 +54,10 @@ absl::Status ValidateDimensions(const Function& function, const LaunchConfig& co
 
 }  // namespace
 
+absl::Status ValidateLaunchDimensions(const Function& function, const LaunchConfig& config) {
+  return ValidateDimensions(function, config, function.module()->context()->device()->properties());
+}
+
 absl::Status LaunchKernel(uint64_t function_handle, const LaunchConfig& config) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   SH_ASSIGN_OR_RETURN(Function * function, ResolveFunction(function_handle));

@@ -11,7 +11,14 @@
 
 namespace streamhal {
 
+class Function;
+
 absl::Status LaunchKernel(uint64_t function, const LaunchConfig& config);
+
+// What LaunchKernel checks of a configuration before recording it (grid,
+// block and shared memory against the kernel and its device), for callers
+// that record the launch later (graph kernel nodes).
+absl::Status ValidateLaunchDimensions(const Function& function, const LaunchConfig& config);
 
 // hipExtModuleLaunchKernel: the launch bracketed by two optional events
 // (0 for none) recorded in the same stream just before and just after it.

@@ -17,6 +17,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "core/context.h"
+#include "core/handle.h"
 #include "core/mutex.h"
 #include "core/runtime.h"
 #include "core/status.h"
@@ -237,6 +238,7 @@ absl::Status CheckHostRangeAccessible(const void* host, uint64_t bytes, bool wri
 absl::Status Release(Allocation* allocation) {
   absl::Status status = allocation->context->Synchronize();
   std::unique_ptr<Allocation> owned = GetRegistry().Remove(allocation);
+  BumpResourceGeneration();
   return status;
 }
 

@@ -118,6 +118,7 @@ Module::~Module() {
   if (!status.ok()) Log(LogLevel::kWarning, "module unload: ", status.message());
   functions_.clear();
   backend_modules_.clear();
+  BumpResourceGeneration();
   for (Allocation* allocation : globals_allocations_) {
     status = FreeAllocation(allocation);
     if (!status.ok()) Log(LogLevel::kWarning, "module unload: ", status.message());

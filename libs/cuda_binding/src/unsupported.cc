@@ -137,22 +137,4 @@ SH_NOT_IMPLEMENTED(cuStreamGetCaptureInfo, (CUstream, CUstreamCaptureStatus*, cu
 SH_NOT_IMPLEMENTED(cuStreamUpdateCaptureDependencies,
                    (CUstream, CUgraphNode*, size_t, unsigned int))
 
-// Graphs
-SH_NOT_IMPLEMENTED(cuGraphCreate, (CUgraph*, unsigned int))
-SH_NOT_IMPLEMENTED(cuGraphDestroy, (CUgraph))
-SH_NOT_IMPLEMENTED(cuGraphAddKernelNode, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t,
-                                          const CUDA_KERNEL_NODE_PARAMS*))
-SH_NOT_IMPLEMENTED(cuGraphAddMemcpyNode, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t,
-                                          const CUDA_MEMCPY3D*, CUcontext))
-SH_NOT_IMPLEMENTED(cuGraphAddMemsetNode, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t,
-                                          const CUDA_MEMSET_NODE_PARAMS*, CUcontext))
-SH_NOT_IMPLEMENTED(cuGraphAddHostNode, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t,
-                                        const CUDA_HOST_NODE_PARAMS*))
-SH_NOT_IMPLEMENTED(cuGraphAddEmptyNode, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t))
-SH_NOT_IMPLEMENTED(cuGraphInstantiate, (CUgraphExec*, CUgraph, unsigned long long))
-SH_NOT_IMPLEMENTED(cuGraphInstantiateWithFlags, (CUgraphExec*, CUgraph, unsigned long long))
-SH_NOT_IMPLEMENTED(cuGraphExecDestroy, (CUgraphExec))
-SH_NOT_IMPLEMENTED(cuGraphLaunch, (CUgraphExec, CUstream))
-SH_NOT_IMPLEMENTED(cuGraphExecUpdate, (CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo*))
-
 }  // extern "C"
