@@ -3,6 +3,7 @@
 #include "core/context.h"
 #include "core/status.h"
 #include "core/stream.h"
+#include "core/stream_capture.h"
 
 namespace streamhal {
 namespace {
@@ -87,6 +88,7 @@ absl::Status EventRecord(uint64_t handle, uint64_t stream_handle) {
     return Error(ErrorCode::kInvalidHandle,
                  "cuEventRecord: the event and the stream belong to different contexts");
   }
+  if (stream->capture() != nullptr) return CaptureEventRecord(stream, event);
   Event::Record record;
   record.stream = stream->handle();
   if (event->timing()) {
@@ -102,12 +104,16 @@ absl::Status EventRecord(uint64_t handle, uint64_t stream_handle) {
   // Submitting makes the point exist, so other streams can wait on it.
   SH_ASSIGN_OR_RETURN(record.point, stream->Flush());
   event->set_record(record);
+  event->set_captured(std::nullopt);
   return absl::OkStatus();
 }
 
 absl::Status EventQuery(uint64_t handle) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(handle));
+  if (EventIsCaptured(*event)) {
+    return Error(ErrorCode::kCapturedEvent, "cuEventQuery: the event was recorded in a capture");
+  }
   std::optional<Event::Record> record = event->last();
   if (!record.has_value()) return absl::OkStatus();
   SH_ASSIGN_OR_RETURN(bool complete, IsComplete(*record));
@@ -118,6 +124,10 @@ absl::Status EventQuery(uint64_t handle) {
 absl::Status EventSynchronize(uint64_t handle) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(handle));
+  if (EventIsCaptured(*event)) {
+    return Error(ErrorCode::kCapturedEvent,
+                 "cuEventSynchronize: the event was recorded in a capture");
+  }
   std::optional<Event::Record> record = event->last();
   if (!record.has_value()) return absl::OkStatus();
   Stream* stream = LookupAs<Stream>(record->stream);

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -57,6 +59,20 @@ class Event : public Object {
     MutexLock lock(&mutex_);
     record_ = record;
   }
+  // Set when the event was last recorded in a capturing stream: the capture
+  // and the graph nodes a wait on the event follows (stream_capture.h).
+  struct Captured {
+    uint64_t capture_id = 0;
+    std::vector<uint64_t> nodes;
+  };
+  std::optional<Captured> captured() const {
+    MutexLock lock(&mutex_);
+    return captured_;
+  }
+  void set_captured(std::optional<Captured> captured) {
+    MutexLock lock(&mutex_);
+    captured_ = std::move(captured);
+  }
   // The device time of the last record in nanoseconds (reads it once).
   absl::StatusOr<uint64_t> TimestampNs();
 
@@ -65,6 +81,7 @@ class Event : public Object {
   const unsigned flags_;
   mutable Mutex mutex_;
   std::optional<Record> record_ ABSL_GUARDED_BY(mutex_);
+  std::optional<Captured> captured_ ABSL_GUARDED_BY(mutex_);
 };
 
 absl::Status EventCreate(HandleOut out, unsigned flags, Api api = Api::kCuda);

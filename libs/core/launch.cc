@@ -9,6 +9,7 @@
 #include "core/module.h"
 #include "core/status.h"
 #include "core/stream.h"
+#include "core/stream_capture.h"
 
 namespace streamhal {
 namespace {
@@ -67,6 +68,7 @@ absl::Status LaunchKernel(uint64_t function_handle, const LaunchConfig& config) 
   }
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(config.stream));
   SH_RETURN_IF_ERROR(ValidateDimensions(*function, config, context->device()->properties()));
+  if (stream->capture() != nullptr) return CaptureKernel(stream, function_handle, config);
 
   alignas(16) uint8_t params[kMaxParamBlockBytes];
   SH_RETURN_IF_ERROR(BuildParams(function->info(), config, params));

@@ -6,6 +6,7 @@
 #include "core/event.h"
 #include "core/log.h"
 #include "core/status.h"
+#include "core/stream_capture.h"
 
 namespace streamhal {
 
@@ -19,6 +20,7 @@ Stream::Stream(Context* context, std::unique_ptr<BackendStream> backend, StreamR
       backend_(std::move(backend)) {}
 
 Stream::~Stream() {
+  LeaveCapture(this);
   // CUDA: destroying a stream with pending work lets the work complete.
   absl::Status status = Synchronize();
   if (!status.ok()) Log(LogLevel::kWarning, "stream teardown: ", status.message());
@@ -43,6 +45,7 @@ absl::Status Stream::CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_
   if (context_->blocking_stream_count() == 0) return absl::OkStatus();
   ReaderMutexLock alive(context_->stream_lifetime_mutex());
   for (Stream* other : context_->BlockingStreams()) {
+    if (other->capture() != nullptr) SH_RETURN_IF_ERROR(CaptureImplicitSync(other));
     const uint64_t count = other->work_count_.load(std::memory_order_acquire);
     MutexLock lock(&seen_mutex_);
     uint64_t& seen = seen_counts_[other];
@@ -214,6 +217,7 @@ absl::Status StreamGetDevice(uint64_t handle, int* device) {
 
 absl::Status StreamQuery(uint64_t handle) {
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  if (stream->capture() != nullptr) return CaptureForbidden(stream, "cuStreamQuery");
   SH_ASSIGN_OR_RETURN(bool idle, stream->IsIdleForHost());
   if (!idle) return Error(ErrorCode::kNotReady, "the stream has pending work");
   return absl::OkStatus();
@@ -221,6 +225,7 @@ absl::Status StreamQuery(uint64_t handle) {
 
 absl::Status StreamSynchronize(uint64_t handle) {
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  if (stream->capture() != nullptr) return CaptureForbidden(stream, "cuStreamSynchronize");
   // The null stream covers the blocking streams' earlier work (CUDA's
   // legacy stream, HIP's null stream): the host waits for what a command on
   // it would wait for.
@@ -232,6 +237,9 @@ absl::Status StreamWaitEvent(uint64_t stream_handle, uint64_t event_handle, unsi
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
   SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(event_handle));
   if (flags != 0) return Error(ErrorCode::kInvalidValue, "cuStreamWaitEvent: Flags must be 0");
+  if (stream->capture() != nullptr || EventIsCaptured(*event)) {
+    return CaptureEventWait(stream, event);
+  }
   std::optional<Event::Record> record = event->last();
   if (!record.has_value()) return absl::OkStatus();  // never recorded: nothing to wait for
   Stream* source = LookupAs<Stream>(record->stream);
@@ -252,6 +260,7 @@ absl::Status StreamCopyAttributes(uint64_t dst, uint64_t src) {
 absl::Status LaunchHostFunc(uint64_t handle, void (*fn)(void*), void* data) {
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
   if (fn == nullptr) return Error(ErrorCode::kInvalidValue, "cuLaunchHostFunc: fn is null");
+  if (stream->capture() != nullptr) return CaptureHostFunction(stream, fn, data);
   return stream->Record(
       [&](BackendStream* backend) { return backend->RecordHostFunction(fn, data); });
 }

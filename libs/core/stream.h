@@ -20,6 +20,8 @@
 namespace streamhal {
 
 class Context;
+class GraphNode;
+struct CaptureSession;
 
 // The special stream handles (CUDA's values; HIP uses 0 and 2 as well).
 inline constexpr uint64_t kStreamLegacy = 0x1;
@@ -92,6 +94,18 @@ class Stream : public Object {
   absl::StatusOr<bool> IsComplete(uint64_t point) { return Checked(backend_->IsComplete(point)); }
   BackendStream* backend() { return backend_.get(); }
 
+  // The capture this stream takes part in (stream_capture.h), or null. One
+  // load on every launch; set and cleared under the capture lock.
+  CaptureSession* capture() const { return capture_.load(std::memory_order_acquire); }
+  void set_capture(CaptureSession* session) { capture_.store(session, std::memory_order_release); }
+  // Guarded by the capture lock in stream_capture.cc: the nodes the next
+  // captured node depends on, and their handles for cuStreamGetCaptureInfo.
+  struct CaptureState {
+    std::vector<GraphNode*> tail;
+    std::vector<uint64_t> tail_handles;
+  };
+  CaptureState& capture_state() { return capture_state_; }
+
  private:
   // Passes `result` through; an unrecoverable error (kLaunchFailed: a lost
   // device) also makes the context unusable (Context::MarkLost).
@@ -128,6 +142,8 @@ class Stream : public Object {
   absl::flat_hash_map<const Stream*, uint64_t> seen_counts_ ABSL_GUARDED_BY(seen_mutex_);
   // Written once, before the stream's handle is returned.
   std::vector<uint32_t> cu_mask_;
+  std::atomic<CaptureSession*> capture_{nullptr};
+  CaptureState capture_state_;
   friend absl::Status StreamCreateWithCuMask(HandleOut, uint32_t, const uint32_t*);
 };
 

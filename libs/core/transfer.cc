@@ -7,6 +7,7 @@
 #include "core/memory.h"
 #include "core/status.h"
 #include "core/stream.h"
+#include "core/stream_capture.h"
 
 namespace streamhal {
 namespace {
@@ -128,6 +129,20 @@ absl::Status Memcpy(uint64_t dst, uint64_t src, size_t bytes, CopyKind kind, uin
     kind = dst_device ? (src_device ? CopyKind::kDeviceToDevice : CopyKind::kHostToDevice)
                       : (src_device ? CopyKind::kDeviceToHost : CopyKind::kHostToHost);
   }
+  if (stream->capture() != nullptr) {
+    if (sync == Sync::kBlocking) return CaptureForbidden(stream, "a synchronous copy");
+    if (kind == CopyKind::kDefault)
+      return Error(ErrorCode::kInvalidMemcpyDirection, "memcpy: unknown direction");
+    const bool src_device = kind == CopyKind::kDeviceToHost || kind == CopyKind::kDeviceToDevice;
+    const bool dst_device = kind == CopyKind::kHostToDevice || kind == CopyKind::kDeviceToDevice;
+    Copy3DParams copy;
+    copy.src.type = src_device ? MemoryType::kDevice : MemoryType::kHost;
+    copy.src.address = src;
+    copy.dst.type = dst_device ? MemoryType::kDevice : MemoryType::kHost;
+    copy.dst.address = dst;
+    copy.width = bytes;
+    return CaptureCopy(stream, copy);
+  }
   switch (kind) {
     case CopyKind::kHostToHost:
       // Ordered after earlier work in the stream, like any copy.
@@ -166,6 +181,16 @@ absl::Status Memset(uint64_t dst, uint32_t value, unsigned element_size, size_t 
   if (count == 0) return absl::OkStatus();
   if (count > UINT64_MAX / element_size) {
     return Error(ErrorCode::kInvalidValue, "memset: count ", count, " is too large");
+  }
+  if (stream->capture() != nullptr) {
+    if (sync == Sync::kBlocking) return CaptureForbidden(stream, "a synchronous memset");
+    MemsetNodeParams params;
+    params.dst = dst;
+    params.value = value;
+    params.element_size = element_size;
+    params.width = count;
+    params.pitch = uint64_t{count} * element_size;
+    return CaptureMemset(stream, params);
   }
   SH_ASSIGN_OR_RETURN(ResolvedPointer to, ResolveDeviceRange(dst, uint64_t{count} * element_size,
                                                              "memset: destination"));

@@ -1174,6 +1174,7 @@ CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus*
                                         size_t* numDependencies_out);
 CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode* dependencies,
                                                    size_t numDependencies, unsigned int flags);
+CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode* mode);
 
 /* Graphs. */
 CUresult CUDAAPI cuGraphCreate(CUgraph* phGraph, unsigned int flags);

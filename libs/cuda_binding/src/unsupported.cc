@@ -128,13 +128,4 @@ SH_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSize,
 SH_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSizeWithFlags,
                    (int*, int*, CUfunction, CUoccupancyB2DSize, size_t, int, unsigned int))
 
-// Stream capture
-SH_NOT_IMPLEMENTED(cuStreamBeginCapture, (CUstream, CUstreamCaptureMode))
-SH_NOT_IMPLEMENTED(cuStreamEndCapture, (CUstream, CUgraph*))
-SH_NOT_IMPLEMENTED(cuStreamIsCapturing, (CUstream, CUstreamCaptureStatus*))
-SH_NOT_IMPLEMENTED(cuStreamGetCaptureInfo, (CUstream, CUstreamCaptureStatus*, cuuint64_t*, CUgraph*,
-                                            const CUgraphNode**, size_t*))
-SH_NOT_IMPLEMENTED(cuStreamUpdateCaptureDependencies,
-                   (CUstream, CUgraphNode*, size_t, unsigned int))
-
 }  // extern "C"
