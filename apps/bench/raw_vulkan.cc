@@ -149,9 +149,9 @@ RawRecorder::RawRecorder(const RawVulkan& raw) : raw_(raw) {
 
 RawRecorder::~RawRecorder() { vkDestroyCommandPool(raw_.device(), pool_, nullptr); }
 
-void RawRecorder::Begin() {
+void RawRecorder::Begin(bool reusable) {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  begin.flags = reusable ? 0 : VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   Check(vkResetCommandBuffer(command_buffer_, 0), "vkResetCommandBuffer");
   Check(vkBeginCommandBuffer(command_buffer_, &begin), "vkBeginCommandBuffer");
 }

@@ -25,7 +25,9 @@ class RawRecorder {
   RawRecorder& operator=(const RawRecorder&) = delete;
 
   VkCommandBuffer command_buffer() const { return command_buffer_; }
-  void Begin();
+  // `reusable`: the recording is submitted again and again (a pre-recorded
+  // command buffer, the baseline of graph replay).
+  void Begin(bool reusable = false);
   void End();
   // Records what one launch of the tiny kernel records: bind, push, dispatch.
   void RecordDispatch(uint32_t value);
