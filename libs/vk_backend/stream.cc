@@ -151,26 +151,31 @@ VulkanStream::Batch& VulkanStream::PushBatch() {
   return in_flight_[(in_flight_head_ + in_flight_count_++) % kMaxBatchesInFlight];
 }
 
-absl::StatusOr<VkCommandBuffer> VulkanStream::StartBatch() {
+absl::Status VulkanStream::ReserveBatch() {
   SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
   Reclaim(completed);
+  if (in_flight_count_ < kMaxBatchesInFlight) return absl::OkStatus();
+  // Back-pressure: the host is too far ahead of the device.
+  const uint64_t oldest = OldestBatch().point;
+  SH_RETURN_IF_ERROR(WaitForPoint(oldest));
+  Reclaim(oldest);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<VkCommandBuffer> VulkanStream::StartBatch() {
+  SH_RETURN_IF_ERROR(ReserveBatch());
+  // With a free slot, the stream's command buffers (in flight or free) stay
+  // within kMaxBatchesInFlight.
   if (free_command_buffers_.empty()) {
-    if (in_flight_count_ < kMaxBatchesInFlight) {
-      VkCommandBufferAllocateInfo info = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-      info.commandPool = pool_;
-      info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-      info.commandBufferCount = 1;
-      VkCommandBuffer command_buffer = VK_NULL_HANDLE;
-      SH_VK_RETURN_IF_ERROR(vkAllocateCommandBuffers(vk_device_, &info, &command_buffer),
-                            "vkAllocateCommandBuffers");
-      free_command_buffers_.push_back(command_buffer);
-      ++command_buffer_count_;
-    } else {
-      // Back-pressure: the host is too far ahead of the device.
-      const uint64_t oldest = OldestBatch().point;
-      SH_RETURN_IF_ERROR(WaitForPoint(oldest));
-      Reclaim(oldest);
-    }
+    VkCommandBufferAllocateInfo info = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    info.commandPool = pool_;
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    VkCommandBuffer command_buffer = VK_NULL_HANDLE;
+    SH_VK_RETURN_IF_ERROR(vkAllocateCommandBuffers(vk_device_, &info, &command_buffer),
+                          "vkAllocateCommandBuffers");
+    free_command_buffers_.push_back(command_buffer);
+    ++command_buffer_count_;
   }
   VkCommandBuffer command_buffer = free_command_buffers_.back();
   VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -221,62 +226,69 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
   const VkCommandBuffer command_buffer = *started;
   commands_.RecordInto(RecordTarget{command_buffer, &cmd_, max_groups_, timestamps_.get()});
   commands_.Clear();
-  VkResult result = vkEndCommandBuffer(command_buffer);
-  uint64_t submission = 0;
-  if (result == VK_SUCCESS) {
-    // The stream's own previous point (ordering), then other streams'.
-    VkSemaphore wait_semaphores[kMaxInlineWaits];
-    uint64_t wait_values[kMaxInlineWaits];
-    VkPipelineStageFlags wait_stages[kMaxInlineWaits];
-    std::vector<VkSemaphore> more_semaphores;
-    std::vector<uint64_t> more_values;
-    std::vector<VkPipelineStageFlags> more_stages;
-    const size_t wait_count = (submitted_point_ > 0 ? 1 : 0) + pending_waits_.size();
-    VkSemaphore* semaphores = wait_semaphores;
-    uint64_t* values = wait_values;
-    VkPipelineStageFlags* stages = wait_stages;
-    if (wait_count > kMaxInlineWaits) {
-      more_semaphores.resize(wait_count);
-      more_values.resize(wait_count);
-      more_stages.resize(wait_count);
-      semaphores = more_semaphores.data();
-      values = more_values.data();
-      stages = more_stages.data();
-    }
-    size_t n = 0;
-    if (submitted_point_ > 0) {
-      semaphores[n] = timeline_->handle();
-      values[n++] = submitted_point_;
-    }
-    for (const TimelineWait& wait : pending_waits_) {
-      semaphores[n] = wait.timeline->handle();
-      values[n++] = wait.value;
-    }
-    for (size_t i = 0; i < n; ++i) stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-    const VkSemaphore signal = timeline_->handle();
-    VkTimelineSemaphoreSubmitInfo timeline_info = {
-        VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    timeline_info.waitSemaphoreValueCount = static_cast<uint32_t>(n);
-    timeline_info.pWaitSemaphoreValues = values;
-    timeline_info.signalSemaphoreValueCount = 1;
-    timeline_info.pSignalSemaphoreValues = &point;
-    VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO, &timeline_info};
-    submit.waitSemaphoreCount = static_cast<uint32_t>(n);
-    submit.pWaitSemaphores = semaphores;
-    submit.pWaitDstStageMask = stages;
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &command_buffer;
-    submit.signalSemaphoreCount = 1;
-    submit.pSignalSemaphores = &signal;
-    MutexLock lock(device_->queue_mutex());
-    result = InjectedFault(FaultSite::kQueueSubmit);
-    if (result == VK_SUCCESS) result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
-    if (result == VK_SUCCESS) submission = device_->NextSubmission();
-  }
-  if (result != VK_SUCCESS) {
+  const VkResult ended = vkEndCommandBuffer(command_buffer);
+  absl::Status submitted = VkResultToStatus(ended, "vkEndCommandBuffer");
+  if (submitted.ok()) submitted = Submit(command_buffer).status();
+  if (!submitted.ok()) {
     free_command_buffers_.push_back(command_buffer);
     DropBatch(point);
-    return VkResultToStatus(result, "submitting a stream batch");
+    return submitted;
+  }
+  return point;
+}
+
+absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer command_buffer) {
+  // The stream's own previous point (ordering), then other streams'.
+  VkSemaphore wait_semaphores[kMaxInlineWaits];
+  uint64_t wait_values[kMaxInlineWaits];
+  VkPipelineStageFlags wait_stages[kMaxInlineWaits];
+  std::vector<VkSemaphore> more_semaphores;
+  std::vector<uint64_t> more_values;
+  std::vector<VkPipelineStageFlags> more_stages;
+  const size_t wait_count = (submitted_point_ > 0 ? 1 : 0) + pending_waits_.size();
+  VkSemaphore* semaphores = wait_semaphores;
+  uint64_t* values = wait_values;
+  VkPipelineStageFlags* stages = wait_stages;
+  if (wait_count > kMaxInlineWaits) {
+    more_semaphores.resize(wait_count);
+    more_values.resize(wait_count);
+    more_stages.resize(wait_count);
+    semaphores = more_semaphores.data();
+    values = more_values.data();
+    stages = more_stages.data();
+  }
+  size_t n = 0;
+  if (submitted_point_ > 0) {
+    semaphores[n] = timeline_->handle();
+    values[n++] = submitted_point_;
+  }
+  for (const TimelineWait& wait : pending_waits_) {
+    semaphores[n] = wait.timeline->handle();
+    values[n++] = wait.value;
+  }
+  for (size_t i = 0; i < n; ++i) stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  const uint64_t point = current_point();
+  const VkSemaphore signal = timeline_->handle();
+  VkTimelineSemaphoreSubmitInfo timeline_info = {VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  timeline_info.waitSemaphoreValueCount = static_cast<uint32_t>(n);
+  timeline_info.pWaitSemaphoreValues = values;
+  timeline_info.signalSemaphoreValueCount = 1;
+  timeline_info.pSignalSemaphoreValues = &point;
+  VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO, &timeline_info};
+  submit.waitSemaphoreCount = static_cast<uint32_t>(n);
+  submit.pWaitSemaphores = semaphores;
+  submit.pWaitDstStageMask = stages;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &command_buffer;
+  submit.signalSemaphoreCount = 1;
+  submit.pSignalSemaphores = &signal;
+  uint64_t submission = 0;
+  {
+    MutexLock lock(device_->queue_mutex());
+    VkResult result = InjectedFault(FaultSite::kQueueSubmit);
+    if (result == VK_SUCCESS) result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
+    if (result != VK_SUCCESS) return VkResultToStatus(result, "submitting a stream batch");
+    submission = device_->NextSubmission();
   }
   Batch& batch = PushBatch();
   batch.command_buffer = command_buffer;
@@ -286,7 +298,7 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
   batch.waits.swap(pending_waits_);
   pending_waits_.clear();
   submitted_point_ = point;
-  return point;
+  return &batch;
 }
 
 // --- Ordering with other streams and the host ---

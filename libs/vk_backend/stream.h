@@ -150,8 +150,16 @@ class VulkanStream final : public streamhal::BackendStream {
   }
   // Flushes a full batch.
   absl::Status EndCommand();
-  // A command buffer to record the next batch into, begun.
+  // Makes room for one more batch in flight (waits for the oldest when
+  // kMaxBatchesInFlight are), after reclaiming what completed.
+  absl::Status ReserveBatch();
+  // A command buffer to record the next batch into, begun (room reserved).
   absl::StatusOr<VkCommandBuffer> StartBatch();
+  // Submits `command_buffer` to signal the next point, after the stream's
+  // previous point and the pending waits, and records it as in flight
+  // (room must be reserved). On failure nothing changes: the point, the
+  // waits and the command buffer are the caller's again.
+  absl::StatusOr<Batch*> Submit(VkCommandBuffer command_buffer);
   // Forgets the batch being recorded (it failed and is reported as failed):
   // its commands and the downloads waiting for `point`.
   void DropBatch(uint64_t point);
