@@ -12,6 +12,7 @@
 #include "vk_backend/fault_injection.h"
 #include "vk_backend/fill.h"
 #include "vk_backend/kernel.h"
+#include "vk_backend/recording.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
@@ -129,7 +130,10 @@ void VulkanStream::Deliver(uint64_t completed) {
 void VulkanStream::Reclaim(uint64_t completed) {
   Deliver(completed);
   while (in_flight_count_ > 0 && OldestBatch().point <= completed) {
-    free_command_buffers_.push_back(OldestBatch().command_buffer);
+    // A recording's command buffer stays with the recording.
+    if (OldestBatch().recording == nullptr) {
+      free_command_buffers_.push_back(OldestBatch().command_buffer);
+    }
     device_->SubmissionCompleted(OldestBatch().submission);
     PopOldestBatch();
   }
@@ -140,8 +144,10 @@ void VulkanStream::Reclaim(uint64_t completed) {
 // --- Batches ---
 
 void VulkanStream::PopOldestBatch() {
-  // Releases the other streams' timelines it kept alive.
+  // Releases the other streams' timelines it kept alive, and the recording
+  // it ran (which may destroy it).
   OldestBatch().waits.clear();
+  OldestBatch().recording.reset();
   in_flight_head_ = (in_flight_head_ + 1) % kMaxBatchesInFlight;
   --in_flight_count_;
 }
@@ -235,6 +241,21 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
     return submitted;
   }
   return point;
+}
+
+absl::Status VulkanStream::RecordExecute(std::shared_ptr<BackendRecording> recording) {
+  // Work recorded before runs first: it is submitted on its own, ahead.
+  SH_RETURN_IF_ERROR(Flush().status());
+  SH_RETURN_IF_ERROR(ReserveBatch());
+  const auto* run = static_cast<const VulkanRecording*>(recording.get());
+  // The recording's own entry barrier imports what a host function wrote,
+  // so host_writes_to_import_ is settled once it is submitted.
+  SH_ASSIGN_OR_RETURN(Batch * batch, Submit(run->command_buffer()));
+  // Its command buffer is the recording's: Reclaim drops the reference
+  // instead of reusing the buffer.
+  batch->recording = std::move(recording);
+  host_writes_to_import_ = false;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer command_buffer) {

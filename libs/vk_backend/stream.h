@@ -17,6 +17,11 @@
 //    visible to the host, which reads mapped memory after a Wait; after a
 //    wait on a host function's point, a host-to-device barrier makes what
 //    the function wrote visible to later commands.
+// A recording (recording.h; RecordExecute) is a batch of its own: pending
+// commands are flushed first, then the recording's prerecorded command
+// buffer is submitted like any batch, and the in-flight ring keeps the
+// recording alive until its point is reached.
+//
 // Command buffers are recycled through a small ring (each remembers the
 // point it signals); a batch is flushed on its own after
 // kMaxCommandsPerBatch commands to bound its size. Host-visible scratch
@@ -89,6 +94,9 @@ class VulkanStream final : public streamhal::BackendStream {
   absl::StatusOr<uint64_t> RecordTimestamp() override;
   absl::StatusOr<uint64_t> ReadTimestamp(uint64_t id) override;
   absl::Status RecordHostFunction(void (*fn)(void*), void* data) override;
+  // Flushes what is recorded, then submits the recording's command buffer
+  // as a batch of its own (one point).
+  absl::Status RecordExecute(std::shared_ptr<BackendRecording> recording) override;
 
   // The timeline semaphore whose value is this stream's completed point.
   const std::shared_ptr<Timeline>& timeline() const { return timeline_; }
@@ -110,6 +118,9 @@ class VulkanStream final : public streamhal::BackendStream {
     // Other streams' timelines the submission waits on, kept alive until
     // it has completed.
     std::vector<TimelineWait> waits;
+    // Set when the batch runs a recording (RecordExecute): the command
+    // buffer is the recording's, kept alive here until the batch completes.
+    std::shared_ptr<BackendRecording> recording;
   };
   struct HostTask {
     void (*fn)(void*) = nullptr;
