@@ -62,6 +62,20 @@ void RecordHostImportBarrier(const RecordTarget& t) {
                                 &from_host, 0, nullptr, 0, nullptr);
 }
 
+// The start of a recording, which runs long after it was recorded: makes
+// what the host wrote (a host function before the run) visible, and orders
+// the recording after earlier work on the queue. The submission's semaphore
+// wait already orders it after the stream's earlier work; the second half
+// keeps a recording correct wherever its command buffer is submitted. One
+// call for both halves.
+void RecordEntryBarrier(const RecordTarget& t) {
+  VkMemoryBarrier entry = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  entry.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT | kWorkWrites;
+  entry.dstAccessMask = kWorkAccesses;
+  t.functions->pipeline_barrier(t.command_buffer, VK_PIPELINE_STAGE_HOST_BIT | kWorkStages,
+                                kWorkStages, 0, 1, &entry, 0, nullptr, 0, nullptr);
+}
+
 // The host reads mapped memory once the batch's point is reached.
 void RecordHostExportBarrier(const RecordTarget& t) {
   VkMemoryBarrier to_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -163,15 +177,26 @@ void CommandList::Grow(size_t needed) {
   capacity_ = capacity;
 }
 
-void CommandList::RecordInto(const RecordTarget& target) const {
+void CommandList::RecordInto(const RecordTarget& target, Ordering ordering) const {
   Translator translator(target);
-  bool first = true;
+  const bool sequential = ordering == Ordering::kSequential;
+  if (!sequential) RecordEntryBarrier(target);
+  bool translated_any = false;  // a command was recorded
+  bool barrier_owed = false;    // the next command must wait for those before it
   for (size_t at = 0; at < used_;) {
     const auto* header = reinterpret_cast<const Header*>(storage_.get() + at);
     const uint8_t* payload = storage_.get() + at + RoundUp(sizeof(Header));
+    at += header->size;
+    if (header->type == CommandType::kBarrier) {
+      // Owed only if it orders something: barriers before the first command
+      // (the entry barrier covers them) and runs of barriers cost one.
+      if (translated_any) barrier_owed = true;
+      continue;
+    }
     if (header->import_host_writes) RecordHostImportBarrier(target);
-    if (!first) RecordOrderingBarrier(target);
-    first = false;
+    if (barrier_owed || (sequential && translated_any)) RecordOrderingBarrier(target);
+    barrier_owed = false;
+    translated_any = true;
     switch (header->type) {
       case CommandType::kDispatch: {
         const auto* c = reinterpret_cast<const DispatchCommand*>(payload);
@@ -187,9 +212,13 @@ void CommandList::RecordInto(const RecordTarget& target) const {
       case CommandType::kTimestamp:
         translator.Timestamp(*reinterpret_cast<const TimestampCommand*>(payload));
         break;
+      case CommandType::kBarrier:
+        break;  // handled above
     }
-    at += header->size;
   }
+  // A barrier owed at the end orders nothing in this command buffer; the
+  // next submission waits on this one's semaphore signal, which covers all
+  // of its work.
   RecordHostExportBarrier(target);
 }
 

@@ -31,7 +31,7 @@ namespace streamhal::vk {
 
 class TimestampRing;
 
-enum class CommandType : uint8_t { kDispatch, kCopy, kFill, kTimestamp };
+enum class CommandType : uint8_t { kDispatch, kCopy, kFill, kTimestamp, kBarrier };
 
 // One launch (possibly split into several dispatches). Followed in the list
 // by `push_size` bytes of push constants: the parameter block and, when the
@@ -78,6 +78,24 @@ struct FillCommand {
 struct TimestampCommand {
   static constexpr CommandType kType = CommandType::kTimestamp;
   uint32_t slot;
+};
+
+// Orders every command after it behind every command before it (recordings
+// only: see Ordering::kAtBarriers).
+struct BarrierCommand {
+  static constexpr CommandType kType = CommandType::kBarrier;
+};
+
+// Which commands a translation orders after which.
+enum class Ordering {
+  // A stream's batch: each command after the previous one (CUDA stream
+  // order). Barrier commands add nothing.
+  kSequential,
+  // A recording (recording.h): only a barrier command orders the commands
+  // after it behind those before it (a graph's edges); commands between two
+  // barriers may run in any order or overlap. The whole list starts after
+  // the work submitted before it and sees the host's writes.
+  kAtBarriers,
 };
 
 // The device's command entry points, fetched once so recording skips the
@@ -141,11 +159,24 @@ class CommandList {
     count_ = 0;
   }
 
-  // Records every command into `target.command_buffer`, each ordered after
-  // the previous one by a barrier (the pieces of one split launch and of one
-  // fill are one CUDA operation and get none between them), and ends with a
-  // barrier that makes device writes visible to the host.
-  void RecordInto(const RecordTarget& target) const;
+  // Records every command into `target.command_buffer`, ordered as
+  // `ordering` says (kSequential: a barrier between every two commands; the
+  // pieces of one split launch and of one fill are one CUDA operation and
+  // get none between them), and ends with a barrier that makes device
+  // writes visible to the host.
+  void RecordInto(const RecordTarget& target, Ordering ordering = Ordering::kSequential) const;
+
+  // Calls fn(type, payload) for each command in order, with a payload that
+  // may be changed (a recording points its commands at its scratch memory
+  // once that exists).
+  template <typename Fn>
+  void ForEachMutable(Fn&& fn) {
+    for (size_t at = 0; at < used_;) {
+      auto* header = reinterpret_cast<Header*>(storage_.get() + at);
+      fn(header->type, storage_.get() + at + RoundUp(sizeof(Header)));
+      at += header->size;
+    }
+  }
 
   // Calls fn(type, payload) for each command in order (tests).
   template <typename Fn>

@@ -1,6 +1,7 @@
 #include "vk_backend/command_list.h"
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -95,6 +96,92 @@ TEST(CommandListTest, AppendedCommandsStartZeroed) {
   FillCommand* fill = list.Append<FillCommand>(false);
   EXPECT_EQ(fill->edge_count, 0u);
   EXPECT_EQ(fill->fill_size, 0u);
+}
+
+// What RecordInto asked of Vulkan, one letter per call: E entry barrier
+// (from the host and earlier work), O ordering barrier, I host import
+// barrier, X host export barrier, C copy, F fill.
+std::string g_calls;
+
+VKAPI_ATTR void VKAPI_CALL FakeBarrier(VkCommandBuffer, VkPipelineStageFlags src,
+                                       VkPipelineStageFlags dst, VkDependencyFlags, uint32_t,
+                                       const VkMemoryBarrier*, uint32_t,
+                                       const VkBufferMemoryBarrier*, uint32_t,
+                                       const VkImageMemoryBarrier*) {
+  const bool from_host = (src & VK_PIPELINE_STAGE_HOST_BIT) != 0;
+  const bool from_work = (src & ~VK_PIPELINE_STAGE_HOST_BIT) != 0;
+  if (dst & VK_PIPELINE_STAGE_HOST_BIT) {
+    g_calls += 'X';
+  } else if (from_host) {
+    g_calls += from_work ? 'E' : 'I';
+  } else {
+    g_calls += 'O';
+  }
+}
+VKAPI_ATTR void VKAPI_CALL FakeCopy(VkCommandBuffer, VkBuffer, VkBuffer, uint32_t,
+                                    const VkBufferCopy*) {
+  g_calls += 'C';
+}
+VKAPI_ATTR void VKAPI_CALL FakeFill(VkCommandBuffer, VkBuffer, VkDeviceSize, VkDeviceSize,
+                                    uint32_t) {
+  g_calls += 'F';
+}
+
+std::string Translate(const CommandList& list, Ordering ordering) {
+  CommandFunctions functions;
+  functions.pipeline_barrier = &FakeBarrier;
+  functions.copy_buffer = &FakeCopy;
+  functions.fill_buffer = &FakeFill;
+  g_calls.clear();
+  list.RecordInto(RecordTarget{VK_NULL_HANDLE, &functions, {1, 1, 1}, nullptr}, ordering);
+  return g_calls;
+}
+
+void AppendFill(CommandList& list) { list.Append<FillCommand>(false)->fill_size = 4; }
+
+TEST(CommandListTest, StreamBatchesOrderEveryCommandAfterThePrevious) {
+  CommandList list;
+  list.Append<CopyCommand>(false);
+  list.Append<CopyCommand>(false);
+  AppendFill(list);
+  EXPECT_EQ(Translate(list, Ordering::kSequential), "COCOFX");
+}
+
+TEST(CommandListTest, StreamBatchesImportHostWritesWhereACommandSaysSo) {
+  CommandList list;
+  list.Append<CopyCommand>(false);
+  list.Append<CopyCommand>(true);
+  EXPECT_EQ(Translate(list, Ordering::kSequential), "CIOCX");
+}
+
+TEST(CommandListTest, RecordingsOrderCommandsOnlyAtBarriers) {
+  CommandList list;
+  list.Append<CopyCommand>(false);
+  list.Append<CopyCommand>(false);  // independent of the first: no barrier
+  list.Append<BarrierCommand>(false);
+  AppendFill(list);
+  list.Append<CopyCommand>(false);
+  list.Append<BarrierCommand>(false);
+  AppendFill(list);
+  EXPECT_EQ(Translate(list, Ordering::kAtBarriers), "ECCOFCOFX");
+}
+
+TEST(CommandListTest, RecordingsDropBarriersThatOrderNothing) {
+  CommandList list;
+  list.Append<BarrierCommand>(false);  // nothing before it
+  list.Append<CopyCommand>(false);
+  list.Append<BarrierCommand>(false);  // a run of barriers is one
+  list.Append<BarrierCommand>(false);
+  list.Append<CopyCommand>(false);
+  list.Append<BarrierCommand>(false);  // nothing after it
+  EXPECT_EQ(Translate(list, Ordering::kAtBarriers), "ECOCX");
+}
+
+TEST(CommandListTest, AnEmptyRecordingStillImportsAndExports) {
+  CommandList list;
+  EXPECT_EQ(Translate(list, Ordering::kAtBarriers), "EX");
+  list.Append<BarrierCommand>(false);
+  EXPECT_EQ(Translate(list, Ordering::kAtBarriers), "EX");
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "vk_backend/allocator.h"
 #include "vk_backend/grid_split.h"
 #include "vk_backend/kernel.h"
+#include "vk_backend/recording.h"
 #include "vk_backend/stream.h"
 #include "vk_backend/vk_status.h"
 
@@ -782,6 +783,12 @@ absl::StatusOr<std::unique_ptr<BackendStream>> VulkanDevice::CreateStream() {
   SH_RETURN_IF_ERROR(EnsureLogicalDevice());
   SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanStream> stream, VulkanStream::Create(this));
   return std::unique_ptr<BackendStream>(std::move(stream));
+}
+
+absl::StatusOr<std::unique_ptr<BackendRecorder>> VulkanDevice::CreateRecorder() {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanRecorder> recorder, VulkanRecorder::Create(this));
+  return std::unique_ptr<BackendRecorder>(std::move(recorder));
 }
 
 }  // namespace streamhal::vk

@@ -8,10 +8,11 @@
 #include "core/module.h"
 #include "core/status.h"
 #include "vk_backend/device.h"
+#include "vk_backend/encode.h"
 #include "vk_backend/fault_injection.h"
 #include "vk_backend/fill.h"
-#include "vk_backend/grid_split.h"
 #include "vk_backend/kernel.h"
+#include "vk_backend/recording.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
@@ -129,7 +130,10 @@ void VulkanStream::Deliver(uint64_t completed) {
 void VulkanStream::Reclaim(uint64_t completed) {
   Deliver(completed);
   while (in_flight_count_ > 0 && OldestBatch().point <= completed) {
-    free_command_buffers_.push_back(OldestBatch().command_buffer);
+    // A recording's command buffer stays with the recording.
+    if (OldestBatch().recording == nullptr) {
+      free_command_buffers_.push_back(OldestBatch().command_buffer);
+    }
     device_->SubmissionCompleted(OldestBatch().submission);
     PopOldestBatch();
   }
@@ -140,8 +144,10 @@ void VulkanStream::Reclaim(uint64_t completed) {
 // --- Batches ---
 
 void VulkanStream::PopOldestBatch() {
-  // Releases the other streams' timelines it kept alive.
+  // Releases the other streams' timelines it kept alive, and the recording
+  // it ran (which may destroy it).
   OldestBatch().waits.clear();
+  OldestBatch().recording.reset();
   in_flight_head_ = (in_flight_head_ + 1) % kMaxBatchesInFlight;
   --in_flight_count_;
 }
@@ -151,26 +157,31 @@ VulkanStream::Batch& VulkanStream::PushBatch() {
   return in_flight_[(in_flight_head_ + in_flight_count_++) % kMaxBatchesInFlight];
 }
 
-absl::StatusOr<VkCommandBuffer> VulkanStream::StartBatch() {
+absl::Status VulkanStream::ReserveBatch() {
   SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
   Reclaim(completed);
+  if (in_flight_count_ < kMaxBatchesInFlight) return absl::OkStatus();
+  // Back-pressure: the host is too far ahead of the device.
+  const uint64_t oldest = OldestBatch().point;
+  SH_RETURN_IF_ERROR(WaitForPoint(oldest));
+  Reclaim(oldest);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<VkCommandBuffer> VulkanStream::StartBatch() {
+  SH_RETURN_IF_ERROR(ReserveBatch());
+  // With a free slot, the stream's command buffers (in flight or free) stay
+  // within kMaxBatchesInFlight.
   if (free_command_buffers_.empty()) {
-    if (in_flight_count_ < kMaxBatchesInFlight) {
-      VkCommandBufferAllocateInfo info = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-      info.commandPool = pool_;
-      info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-      info.commandBufferCount = 1;
-      VkCommandBuffer command_buffer = VK_NULL_HANDLE;
-      SH_VK_RETURN_IF_ERROR(vkAllocateCommandBuffers(vk_device_, &info, &command_buffer),
-                            "vkAllocateCommandBuffers");
-      free_command_buffers_.push_back(command_buffer);
-      ++command_buffer_count_;
-    } else {
-      // Back-pressure: the host is too far ahead of the device.
-      const uint64_t oldest = OldestBatch().point;
-      SH_RETURN_IF_ERROR(WaitForPoint(oldest));
-      Reclaim(oldest);
-    }
+    VkCommandBufferAllocateInfo info = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    info.commandPool = pool_;
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    VkCommandBuffer command_buffer = VK_NULL_HANDLE;
+    SH_VK_RETURN_IF_ERROR(vkAllocateCommandBuffers(vk_device_, &info, &command_buffer),
+                          "vkAllocateCommandBuffers");
+    free_command_buffers_.push_back(command_buffer);
+    ++command_buffer_count_;
   }
   VkCommandBuffer command_buffer = free_command_buffers_.back();
   VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -221,62 +232,84 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
   const VkCommandBuffer command_buffer = *started;
   commands_.RecordInto(RecordTarget{command_buffer, &cmd_, max_groups_, timestamps_.get()});
   commands_.Clear();
-  VkResult result = vkEndCommandBuffer(command_buffer);
-  uint64_t submission = 0;
-  if (result == VK_SUCCESS) {
-    // The stream's own previous point (ordering), then other streams'.
-    VkSemaphore wait_semaphores[kMaxInlineWaits];
-    uint64_t wait_values[kMaxInlineWaits];
-    VkPipelineStageFlags wait_stages[kMaxInlineWaits];
-    std::vector<VkSemaphore> more_semaphores;
-    std::vector<uint64_t> more_values;
-    std::vector<VkPipelineStageFlags> more_stages;
-    const size_t wait_count = (submitted_point_ > 0 ? 1 : 0) + pending_waits_.size();
-    VkSemaphore* semaphores = wait_semaphores;
-    uint64_t* values = wait_values;
-    VkPipelineStageFlags* stages = wait_stages;
-    if (wait_count > kMaxInlineWaits) {
-      more_semaphores.resize(wait_count);
-      more_values.resize(wait_count);
-      more_stages.resize(wait_count);
-      semaphores = more_semaphores.data();
-      values = more_values.data();
-      stages = more_stages.data();
-    }
-    size_t n = 0;
-    if (submitted_point_ > 0) {
-      semaphores[n] = timeline_->handle();
-      values[n++] = submitted_point_;
-    }
-    for (const TimelineWait& wait : pending_waits_) {
-      semaphores[n] = wait.timeline->handle();
-      values[n++] = wait.value;
-    }
-    for (size_t i = 0; i < n; ++i) stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-    const VkSemaphore signal = timeline_->handle();
-    VkTimelineSemaphoreSubmitInfo timeline_info = {
-        VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    timeline_info.waitSemaphoreValueCount = static_cast<uint32_t>(n);
-    timeline_info.pWaitSemaphoreValues = values;
-    timeline_info.signalSemaphoreValueCount = 1;
-    timeline_info.pSignalSemaphoreValues = &point;
-    VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO, &timeline_info};
-    submit.waitSemaphoreCount = static_cast<uint32_t>(n);
-    submit.pWaitSemaphores = semaphores;
-    submit.pWaitDstStageMask = stages;
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &command_buffer;
-    submit.signalSemaphoreCount = 1;
-    submit.pSignalSemaphores = &signal;
-    MutexLock lock(device_->queue_mutex());
-    result = InjectedFault(FaultSite::kQueueSubmit);
-    if (result == VK_SUCCESS) result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
-    if (result == VK_SUCCESS) submission = device_->NextSubmission();
-  }
-  if (result != VK_SUCCESS) {
+  const VkResult ended = vkEndCommandBuffer(command_buffer);
+  absl::Status submitted = VkResultToStatus(ended, "vkEndCommandBuffer");
+  if (submitted.ok()) submitted = Submit(command_buffer).status();
+  if (!submitted.ok()) {
     free_command_buffers_.push_back(command_buffer);
     DropBatch(point);
-    return VkResultToStatus(result, "submitting a stream batch");
+    return submitted;
+  }
+  return point;
+}
+
+absl::Status VulkanStream::RecordExecute(std::shared_ptr<BackendRecording> recording) {
+  // Work recorded before runs first: it is submitted on its own, ahead.
+  SH_RETURN_IF_ERROR(Flush().status());
+  SH_RETURN_IF_ERROR(ReserveBatch());
+  const auto* run = static_cast<const VulkanRecording*>(recording.get());
+  // The recording's own entry barrier imports what a host function wrote,
+  // so host_writes_to_import_ is settled once it is submitted.
+  SH_ASSIGN_OR_RETURN(Batch * batch, Submit(run->command_buffer()));
+  // Its command buffer is the recording's: Reclaim drops the reference
+  // instead of reusing the buffer.
+  batch->recording = std::move(recording);
+  host_writes_to_import_ = false;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer command_buffer) {
+  // The stream's own previous point (ordering), then other streams'.
+  VkSemaphore wait_semaphores[kMaxInlineWaits];
+  uint64_t wait_values[kMaxInlineWaits];
+  VkPipelineStageFlags wait_stages[kMaxInlineWaits];
+  std::vector<VkSemaphore> more_semaphores;
+  std::vector<uint64_t> more_values;
+  std::vector<VkPipelineStageFlags> more_stages;
+  const size_t wait_count = (submitted_point_ > 0 ? 1 : 0) + pending_waits_.size();
+  VkSemaphore* semaphores = wait_semaphores;
+  uint64_t* values = wait_values;
+  VkPipelineStageFlags* stages = wait_stages;
+  if (wait_count > kMaxInlineWaits) {
+    more_semaphores.resize(wait_count);
+    more_values.resize(wait_count);
+    more_stages.resize(wait_count);
+    semaphores = more_semaphores.data();
+    values = more_values.data();
+    stages = more_stages.data();
+  }
+  size_t n = 0;
+  if (submitted_point_ > 0) {
+    semaphores[n] = timeline_->handle();
+    values[n++] = submitted_point_;
+  }
+  for (const TimelineWait& wait : pending_waits_) {
+    semaphores[n] = wait.timeline->handle();
+    values[n++] = wait.value;
+  }
+  for (size_t i = 0; i < n; ++i) stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  const uint64_t point = current_point();
+  const VkSemaphore signal = timeline_->handle();
+  VkTimelineSemaphoreSubmitInfo timeline_info = {VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  timeline_info.waitSemaphoreValueCount = static_cast<uint32_t>(n);
+  timeline_info.pWaitSemaphoreValues = values;
+  timeline_info.signalSemaphoreValueCount = 1;
+  timeline_info.pSignalSemaphoreValues = &point;
+  VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO, &timeline_info};
+  submit.waitSemaphoreCount = static_cast<uint32_t>(n);
+  submit.pWaitSemaphores = semaphores;
+  submit.pWaitDstStageMask = stages;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &command_buffer;
+  submit.signalSemaphoreCount = 1;
+  submit.pSignalSemaphores = &signal;
+  uint64_t submission = 0;
+  {
+    MutexLock lock(device_->queue_mutex());
+    VkResult result = InjectedFault(FaultSite::kQueueSubmit);
+    if (result == VK_SUCCESS) result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
+    if (result != VK_SUCCESS) return VkResultToStatus(result, "submitting a stream batch");
+    submission = device_->NextSubmission();
   }
   Batch& batch = PushBatch();
   batch.command_buffer = command_buffer;
@@ -286,7 +319,7 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
   batch.waits.swap(pending_waits_);
   pending_waits_.clear();
   submitted_point_ = point;
-  return point;
+  return &batch;
 }
 
 // --- Ordering with other streams and the host ---
@@ -444,110 +477,38 @@ absl::StatusOr<VulkanStream::Staged> VulkanStream::Stage(uint64_t size, uint64_t
 absl::StatusOr<VkDescriptorSet> VulkanStream::ParamsSet() {
   if (params_set_ != VK_NULL_HANDLE) return params_set_;
   SH_RETURN_IF_ERROR(EnsureRing());
-  VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1};
-  VkDescriptorPoolCreateInfo pool_info = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool_info.maxSets = 1;
-  pool_info.poolSizeCount = 1;
-  pool_info.pPoolSizes = &size;
-  SH_VK_RETURN_IF_ERROR(vkCreateDescriptorPool(vk_device_, &pool_info, nullptr, &descriptor_pool_),
-                        "vkCreateDescriptorPool");
-  VkDescriptorSetLayout layout = device_->kernel_objects().params_layout();
-  VkDescriptorSetAllocateInfo allocate = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  allocate.descriptorPool = descriptor_pool_;
-  allocate.descriptorSetCount = 1;
-  allocate.pSetLayouts = &layout;
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  SH_VK_RETURN_IF_ERROR(vkAllocateDescriptorSets(vk_device_, &allocate, &set),
-                        "vkAllocateDescriptorSets");
-  VkDescriptorBufferInfo buffer = {ring_->backing()->buffer(), ring_->backing()->buffer_offset(),
-                                   kMaxParamBlockBytes};
-  VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = set;
-  write.dstBinding = 0;
-  write.descriptorCount = 1;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-  write.pBufferInfo = &buffer;
-  vkUpdateDescriptorSets(vk_device_, 1, &write, 0, nullptr);
-  params_set_ = set;
-  return set;
+  if (descriptor_pool_ != VK_NULL_HANDLE) {  // left by an earlier try that failed
+    vkDestroyDescriptorPool(vk_device_, descriptor_pool_, nullptr);
+    descriptor_pool_ = VK_NULL_HANDLE;
+  }
+  SH_ASSIGN_OR_RETURN(params_set_,
+                      CreateParamsSet(vk_device_, device_->kernel_objects().params_layout(),
+                                      *ring_->backing(), &descriptor_pool_));
+  return params_set_;
 }
 
 // --- Recording ---
 
 absl::Status VulkanStream::RecordDispatch(const DispatchParams& params) {
-  auto* kernel = static_cast<VulkanKernel*>(params.kernel);
-  const KernelLayout& layout = kernel->layout();
-  const PipelineKey key = kernel->KeyFor(params.block, params.dynamic_shared_bytes);
-  VkPipeline pipeline = kernel->LastPipeline(key);
-  if (pipeline == VK_NULL_HANDLE) {
-    SH_ASSIGN_OR_RETURN(pipeline, kernel->GetPipeline(key));
-  }
-  const std::array<uint32_t, 3>& grid = params.grid;
-  const bool split =
-      grid[0] > max_groups_[0] || grid[1] > max_groups_[1] || grid[2] > max_groups_[2];
-  if (split && !kernel->can_split()) {
-    return Error(ErrorCode::kInvalidValue, "launch: grid (", grid[0], ", ", grid[1], ", ", grid[2],
-                 ") exceeds one dispatch (", max_groups_[0], ", ", max_groups_[1], ", ",
-                 max_groups_[2], ") and kernel '", layout.entry_point,
-                 "' cannot be split (see the log)");
-  }
-
+  SH_ASSIGN_OR_RETURN(const ResolvedLaunch launch, ResolveLaunch(params, max_groups_));
   // Scratch first: making room may submit the current batch.
-  VkDescriptorSet sets[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
-  uint32_t set_count = 0;
-  uint32_t first_set = 0;
+  VkDescriptorSet params_set = VK_NULL_HANDLE;
   uint32_t dynamic_offset = 0;
-  if (layout.uses_globals) {
-    SH_ASSIGN_OR_RETURN(sets[set_count++], kernel->GlobalsSet(*AsVulkan(params.globals)));
-  }
+  const KernelLayout& layout = launch.kernel->layout();
   if (layout.params_in_uniform_buffer) {
-    SH_ASSIGN_OR_RETURN(VkDescriptorSet params_set, ParamsSet());
+    SH_ASSIGN_OR_RETURN(params_set, ParamsSet());
     SH_ASSIGN_OR_RETURN(uint64_t offset, StageInRing(layout.param_block_size, uniform_alignment_));
     std::memcpy(ring_->host(offset), params.params, layout.param_block_size);
     dynamic_offset = static_cast<uint32_t>(offset);
-    if (set_count == 0) first_set = 1;
-    sets[set_count++] = params_set;
   }
-
   uint8_t* push = nullptr;
-  DispatchCommand* c = Append<DispatchCommand>(kernel->push_size(), &push);
-  c->pipeline = pipeline;
-  c->layout = kernel->pipeline_layout();
-  c->grid = grid;
-  c->block = params.block;
-  c->set_count = set_count;
-  c->first_set = first_set;
-  c->sets[0] = sets[0];
-  c->sets[1] = sets[1];
-  c->dynamic_offset_count = layout.params_in_uniform_buffer ? 1 : 0;
-  c->dynamic_offset = dynamic_offset;
-  c->push_size = kernel->push_size();
-  c->grid_info_offset = kernel->grid_info_offset();
-  c->needs_grid_info = kernel->needs_grid_info();
-  if (c->push_size > 0) {
-    const uint32_t param_bytes = kernel->push_param_bytes();
-    if (param_bytes > 0) {
-      std::memcpy(push, params.params, layout.param_block_size);
-      std::memset(push + layout.param_block_size, 0, param_bytes - layout.param_block_size);
-    }
-    if (c->needs_grid_info) {
-      const uint32_t info_offset = c->grid_info_offset;
-      if (info_offset > param_bytes) std::memset(push + param_bytes, 0, info_offset - param_bytes);
-      // The first piece; the others are pushed when the launch is split.
-      const uint32_t info[kGridInfoWords] = {0, 0, 0, grid[0], grid[1], grid[2], 0, 0, 0};
-      std::memcpy(push + info_offset, info, sizeof(info));
-    }
-  }
+  DispatchCommand* c = Append<DispatchCommand>(LaunchPushSize(launch), &push);
+  EncodeLaunch(launch, params, params_set, dynamic_offset, c, push);
   return EndCommand();
 }
 
 absl::Status VulkanStream::RecordCopy(BufferRange dst, BufferRange src, uint64_t size) {
-  VulkanAllocation* to = AsVulkan(dst.allocation);
-  VulkanAllocation* from = AsVulkan(src.allocation);
-  *Append<CopyCommand>() =
-      CopyCommand{from->buffer(),
-                  to->buffer(),
-                  {from->buffer_offset() + src.offset, to->buffer_offset() + dst.offset, size}};
+  *Append<CopyCommand>() = EncodeCopy(dst, src, size);
   return EndCommand();
 }
 
@@ -557,22 +518,10 @@ absl::Status VulkanStream::RecordFill(BufferRange dst, uint32_t pattern, uint32_
   const FillPlan plan = PlanFill(to->buffer_offset() + dst.offset, pattern, element_size, count);
   Staged edges;
   if (plan.edge_count > 0) {
-    SH_ASSIGN_OR_RETURN(edges, Stage(8, 4));
-    for (int i = 0; i < plan.edge_count; ++i) {
-      std::memcpy(edges.host + 4 * i, plan.edges[i].bytes.data(), plan.edges[i].size);
-    }
+    SH_ASSIGN_OR_RETURN(edges, Stage(kFillEdgeBytes, 4));
+    WriteFillEdges(plan, edges.host);
   }
-  FillCommand* c = Append<FillCommand>();
-  c->dst = to->buffer();
-  c->fill_offset = plan.fill_offset;
-  c->fill_size = plan.fill_size;
-  c->fill_word = plan.fill_word;
-  c->edge_count = static_cast<uint32_t>(plan.edge_count);
-  c->edge_src = edges.buffer;
-  for (int i = 0; i < plan.edge_count; ++i) {
-    c->edges[i] = {edges.buffer_offset + 4 * static_cast<uint64_t>(i), plan.edges[i].offset,
-                   plan.edges[i].size};
-  }
+  EncodeFill(to->buffer(), plan, edges.buffer, edges.buffer_offset, Append<FillCommand>());
   return EndCommand();
 }
 

@@ -17,6 +17,11 @@
 //    visible to the host, which reads mapped memory after a Wait; after a
 //    wait on a host function's point, a host-to-device barrier makes what
 //    the function wrote visible to later commands.
+// A recording (recording.h; RecordExecute) is a batch of its own: pending
+// commands are flushed first, then the recording's prerecorded command
+// buffer is submitted like any batch, and the in-flight ring keeps the
+// recording alive until its point is reached.
+//
 // Command buffers are recycled through a small ring (each remembers the
 // point it signals); a batch is flushed on its own after
 // kMaxCommandsPerBatch commands to bound its size. Host-visible scratch
@@ -89,6 +94,9 @@ class VulkanStream final : public streamhal::BackendStream {
   absl::StatusOr<uint64_t> RecordTimestamp() override;
   absl::StatusOr<uint64_t> ReadTimestamp(uint64_t id) override;
   absl::Status RecordHostFunction(void (*fn)(void*), void* data) override;
+  // Flushes what is recorded, then submits the recording's command buffer
+  // as a batch of its own (one point).
+  absl::Status RecordExecute(std::shared_ptr<BackendRecording> recording) override;
 
   // The timeline semaphore whose value is this stream's completed point.
   const std::shared_ptr<Timeline>& timeline() const { return timeline_; }
@@ -110,6 +118,9 @@ class VulkanStream final : public streamhal::BackendStream {
     // Other streams' timelines the submission waits on, kept alive until
     // it has completed.
     std::vector<TimelineWait> waits;
+    // Set when the batch runs a recording (RecordExecute): the command
+    // buffer is the recording's, kept alive here until the batch completes.
+    std::shared_ptr<BackendRecording> recording;
   };
   struct HostTask {
     void (*fn)(void*) = nullptr;
@@ -150,8 +161,16 @@ class VulkanStream final : public streamhal::BackendStream {
   }
   // Flushes a full batch.
   absl::Status EndCommand();
-  // A command buffer to record the next batch into, begun.
+  // Makes room for one more batch in flight (waits for the oldest when
+  // kMaxBatchesInFlight are), after reclaiming what completed.
+  absl::Status ReserveBatch();
+  // A command buffer to record the next batch into, begun (room reserved).
   absl::StatusOr<VkCommandBuffer> StartBatch();
+  // Submits `command_buffer` to signal the next point, after the stream's
+  // previous point and the pending waits, and records it as in flight
+  // (room must be reserved). On failure nothing changes: the point, the
+  // waits and the command buffer are the caller's again.
+  absl::StatusOr<Batch*> Submit(VkCommandBuffer command_buffer);
   // Forgets the batch being recorded (it failed and is reported as failed):
   // its commands and the downloads waiting for `point`.
   void DropBatch(uint64_t point);

@@ -1,0 +1,72 @@
+// How a backend operation becomes a command of a CommandList: shared by
+// streams (stream.h), which run their commands once, and recordings
+// (recording.h), which run theirs many times. Both resolve everything a
+// command names when it is appended; they differ only in where the scratch
+// a command reads (big parameter blocks, fill edges) lives: a stream's
+// staging ring, reused as points complete, or memory a recording owns.
+#ifndef STREAMHAL_VK_BACKEND_ENCODE_H_
+#define STREAMHAL_VK_BACKEND_ENCODE_H_
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "core/backend.h"
+#include "vk_backend/allocator.h"
+#include "vk_backend/command_list.h"
+#include "vk_backend/fill.h"
+
+namespace streamhal::vk {
+
+class VulkanKernel;
+
+// A launch checked against the device and resolved: what its
+// DispatchCommand names besides the parameter uniform buffer.
+struct ResolvedLaunch {
+  VulkanKernel* kernel = nullptr;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkDescriptorSet globals_set = VK_NULL_HANDLE;  // when the kernel uses globals
+};
+
+// Finds (or creates) the pipeline and the globals set of a launch. A grid
+// larger than one dispatch (`max_groups`) is kInvalidValue when the kernel
+// cannot be split.
+absl::StatusOr<ResolvedLaunch> ResolveLaunch(const DispatchParams& params,
+                                             const std::array<uint32_t, 3>& max_groups);
+
+// Bytes of push constants that follow a launch's DispatchCommand.
+uint32_t LaunchPushSize(const ResolvedLaunch& launch);
+
+// Fills `c` and its `push` bytes (LaunchPushSize of them) for `params`.
+// When the kernel's parameters live in a uniform buffer, `params_set` binds
+// it and `dynamic_offset` locates this launch's copy of the block;
+// otherwise both are ignored.
+void EncodeLaunch(const ResolvedLaunch& launch, const DispatchParams& params,
+                  VkDescriptorSet params_set, uint32_t dynamic_offset, DispatchCommand* c,
+                  uint8_t* push);
+
+// A device-to-device copy.
+CopyCommand EncodeCopy(BufferRange dst, BufferRange src, uint64_t size);
+
+// The bytes a fill's edges copy from (kFillEdgeBytes, 4-byte aligned).
+inline constexpr uint64_t kFillEdgeBytes = 8;
+void WriteFillEdges(const FillPlan& plan, uint8_t* host);
+// A fill of `dst` as `plan` says; the edges, if any, are copied from
+// `edge_offset` of `edge_buffer`, where WriteFillEdges put them.
+void EncodeFill(VkBuffer dst, const FillPlan& plan, VkBuffer edge_buffer, uint64_t edge_offset,
+                FillCommand* c);
+
+// A descriptor set (from a new pool of one set, returned in `*pool` also on
+// failure, to be destroyed by the caller) binding kMaxParamBlockBytes of
+// `backing` from its start as a dynamic uniform buffer at set 1 (kernel ABI
+// v1's big parameter blocks). `backing` must hold kMaxParamBlockBytes past
+// the largest dynamic offset used with it.
+absl::StatusOr<VkDescriptorSet> CreateParamsSet(VkDevice device, VkDescriptorSetLayout layout,
+                                                const VulkanAllocation& backing,
+                                                VkDescriptorPool* pool);
+
+}  // namespace streamhal::vk
+
+#endif  // STREAMHAL_VK_BACKEND_ENCODE_H_
