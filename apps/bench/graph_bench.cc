@@ -15,7 +15,10 @@ namespace bench {
 namespace {
 
 constexpr int kGraphNodes = 1000;
-constexpr double kMinTime = 0.05;
+// Fixed iteration counts: draining 1,000 ordered dispatches takes lavapipe
+// ~100 ms, so a time-based run would spend minutes with timing paused.
+constexpr int kLaunchIterations = 30;
+constexpr int kReplayIterations = 10;
 
 // A chain of `nodes` launches of the tiny kernel; each depends on the last.
 CUgraph MakeChain(int nodes) {
@@ -83,7 +86,7 @@ void BM_Streamhal_LaunchKernelChainSubmit(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * kGraphNodes);
 }
-BENCHMARK(BM_Streamhal_LaunchKernelChainSubmit)->MinTime(kMinTime);
+BENCHMARK(BM_Streamhal_LaunchKernelChainSubmit)->Iterations(kLaunchIterations);
 
 void BM_Streamhal_GraphLaunchChain(benchmark::State& state) {
   Chain& chain = GetChain();
@@ -102,7 +105,7 @@ void BM_Streamhal_GraphLaunchChain(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * kGraphNodes);
 }
-BENCHMARK(BM_Streamhal_GraphLaunchChain)->MinTime(kMinTime);
+BENCHMARK(BM_Streamhal_GraphLaunchChain)->Iterations(kLaunchIterations);
 
 void BM_RawVulkan_ResubmitRecordedChain(benchmark::State& state) {
   RawVulkan& vulkan = *GetEnv().raw;
@@ -112,7 +115,7 @@ void BM_RawVulkan_ResubmitRecordedChain(benchmark::State& state) {
   for (auto _ : state) vulkan.SubmitAndWait();
   state.SetItemsProcessed(state.iterations() * kGraphNodes);
 }
-BENCHMARK(BM_RawVulkan_ResubmitRecordedChain)->MinTime(kMinTime);
+BENCHMARK(BM_RawVulkan_ResubmitRecordedChain)->Iterations(kReplayIterations);
 
 void BM_Streamhal_GraphReplayChain(benchmark::State& state) {
   Chain& chain = GetChain();
@@ -129,7 +132,7 @@ void BM_Streamhal_GraphReplayChain(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * kGraphNodes);
 }
-BENCHMARK(BM_Streamhal_GraphReplayChain)->MinTime(kMinTime);
+BENCHMARK(BM_Streamhal_GraphReplayChain)->Iterations(kReplayIterations);
 
 void BM_Streamhal_GraphInstantiate(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));
@@ -151,7 +154,7 @@ void BM_Streamhal_GraphInstantiate(benchmark::State& state) {
   cuGraphDestroy(graph);
   state.SetItemsProcessed(state.iterations() * nodes);
 }
-BENCHMARK(BM_Streamhal_GraphInstantiate)->Arg(1000)->Arg(10000)->MinTime(kMinTime);
+BENCHMARK(BM_Streamhal_GraphInstantiate)->Arg(1000)->Arg(10000)->Iterations(5);
 
 }  // namespace
 }  // namespace bench
