@@ -273,18 +273,6 @@ SH_HIP_NOT_IMPLEMENTED(hipStreamEndCapture, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipStreamIsCapturing, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipStreamGetCaptureInfo, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipStreamUpdateCaptureDependencies, nullptr, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipGraphCreate, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipGraphDestroy, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipGraphInstantiate, nullptr, nullptr, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipGraphInstantiateWithFlags, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipGraphLaunch, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipGraphExecDestroy, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipGraphExecUpdate, nullptr, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipGraphAddKernelNode, nullptr, nullptr, nullptr, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipGraphAddMemcpyNode, nullptr, nullptr, nullptr, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipGraphAddMemsetNode, nullptr, nullptr, nullptr, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipGraphAddHostNode, nullptr, nullptr, nullptr, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipGraphAddEmptyNode, nullptr, nullptr, nullptr, 0)
 
 // Errors
 

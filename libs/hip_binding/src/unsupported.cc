@@ -174,24 +174,5 @@ SH_NOT_IMPLEMENTED(hipStreamGetCaptureInfo,
                    (hipStream_t, hipStreamCaptureStatus*, unsigned long long*))
 SH_NOT_IMPLEMENTED(hipStreamUpdateCaptureDependencies,
                    (hipStream_t, hipGraphNode_t*, size_t, unsigned int))
-SH_NOT_IMPLEMENTED(hipGraphCreate, (hipGraph_t*, unsigned int))
-SH_NOT_IMPLEMENTED(hipGraphDestroy, (hipGraph_t))
-SH_NOT_IMPLEMENTED(hipGraphInstantiate,
-                   (hipGraphExec_t*, hipGraph_t, hipGraphNode_t*, char*, size_t))
-SH_NOT_IMPLEMENTED(hipGraphInstantiateWithFlags, (hipGraphExec_t*, hipGraph_t, unsigned long long))
-SH_NOT_IMPLEMENTED(hipGraphLaunch, (hipGraphExec_t, hipStream_t))
-SH_NOT_IMPLEMENTED(hipGraphExecDestroy, (hipGraphExec_t))
-SH_NOT_IMPLEMENTED(hipGraphExecUpdate,
-                   (hipGraphExec_t, hipGraph_t, hipGraphNode_t*, hipGraphExecUpdateResult*))
-SH_NOT_IMPLEMENTED(hipGraphAddKernelNode, (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*,
-                                           size_t, const hipKernelNodeParams*))
-SH_NOT_IMPLEMENTED(hipGraphAddMemcpyNode, (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*,
-                                           size_t, const hipMemcpy3DParms*))
-SH_NOT_IMPLEMENTED(hipGraphAddMemsetNode, (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*,
-                                           size_t, const hipMemsetParams*))
-SH_NOT_IMPLEMENTED(hipGraphAddHostNode, (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t,
-                                         const hipHostNodeParams*))
-SH_NOT_IMPLEMENTED(hipGraphAddEmptyNode,
-                   (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t))
 
 }  // extern "C"
