@@ -119,7 +119,9 @@ class VulkanStream final : public streamhal::BackendStream {
     // it has completed.
     std::vector<TimelineWait> waits;
     // Set when the batch runs a recording (RecordExecute): the command
-    // buffer is the recording's, kept alive here until the batch completes.
+    // buffer is the recording's, kept alive here until the batch is
+    // reclaimed (once it has completed, by the next Flush, a full ring or
+    // the stream's destruction).
     std::shared_ptr<BackendRecording> recording;
   };
   struct HostTask {
@@ -161,8 +163,8 @@ class VulkanStream final : public streamhal::BackendStream {
   }
   // Flushes a full batch.
   absl::Status EndCommand();
-  // Makes room for one more batch in flight (waits for the oldest when
-  // kMaxBatchesInFlight are), after reclaiming what completed.
+  // Makes room for one more batch in flight: when kMaxBatchesInFlight are,
+  // reclaims what completed, or else waits for the oldest.
   absl::Status ReserveBatch();
   // A command buffer to record the next batch into, begun (room reserved).
   absl::StatusOr<VkCommandBuffer> StartBatch();
