@@ -149,26 +149,8 @@ SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSizeWithFlags, nullptr, null
 // Events.
 
 // Stream capture.
-SH_CUDA_NOT_IMPLEMENTED(cuStreamBeginCapture, nullptr, CUstreamCaptureMode{})
-SH_CUDA_NOT_IMPLEMENTED(cuStreamEndCapture, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamIsCapturing, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamGetCaptureInfo, nullptr, nullptr, nullptr, nullptr, nullptr,
-                        nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuStreamUpdateCaptureDependencies, nullptr, nullptr, 0, 0)
 
 // Graphs.
-SH_CUDA_NOT_IMPLEMENTED(cuGraphCreate, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphDestroy, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphAddKernelNode, nullptr, nullptr, nullptr, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphAddMemcpyNode, nullptr, nullptr, nullptr, 0, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphAddMemsetNode, nullptr, nullptr, nullptr, 0, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphAddHostNode, nullptr, nullptr, nullptr, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphAddEmptyNode, nullptr, nullptr, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphInstantiate, nullptr, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphInstantiateWithFlags, nullptr, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphExecDestroy, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphLaunch, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuGraphExecUpdate, nullptr, nullptr, nullptr)
 
 // HIP ------------------------------------------------------------------------
 // Initialization and versions
@@ -268,11 +250,6 @@ SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFlags, nullptr, 0)
 SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFormat, nullptr, hipArray_Format{}, 0)
 
 // Graphs and stream capture
-SH_HIP_NOT_IMPLEMENTED(hipStreamBeginCapture, nullptr, hipStreamCaptureMode{})
-SH_HIP_NOT_IMPLEMENTED(hipStreamEndCapture, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipStreamIsCapturing, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipStreamGetCaptureInfo, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipStreamUpdateCaptureDependencies, nullptr, nullptr, 0, 0)
 
 // Errors
 

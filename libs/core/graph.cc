@@ -313,6 +313,12 @@ absl::StatusOr<std::vector<GraphNode*>> ResolveDependencies(Graph* graph,
     return Error(ErrorCode::kInvalidValue, "graph: dependencies is null but numDependencies is ",
                  count);
   }
+  // Dependencies are distinct nodes of the graph: more than it has is wrong
+  // before any of them is read.
+  if (count > graph->nodes().size()) {
+    return Error(ErrorCode::kInvalidValue, "graph: numDependencies ", count, " exceeds the ",
+                 graph->nodes().size(), " nodes of the graph");
+  }
   std::vector<GraphNode*> nodes;
   nodes.reserve(count);
   for (size_t i = 0; i < count; ++i) {

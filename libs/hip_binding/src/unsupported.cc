@@ -166,13 +166,4 @@ SH_NOT_IMPLEMENTED(hipTexRefSetFilterMode, (textureReference*, enum hipTextureFi
 SH_NOT_IMPLEMENTED(hipTexRefSetFlags, (textureReference*, unsigned int))
 SH_NOT_IMPLEMENTED(hipTexRefSetFormat, (textureReference*, hipArray_Format, int))
 
-// Graphs and stream capture
-SH_NOT_IMPLEMENTED(hipStreamBeginCapture, (hipStream_t, hipStreamCaptureMode))
-SH_NOT_IMPLEMENTED(hipStreamEndCapture, (hipStream_t, hipGraph_t*))
-SH_NOT_IMPLEMENTED(hipStreamIsCapturing, (hipStream_t, hipStreamCaptureStatus*))
-SH_NOT_IMPLEMENTED(hipStreamGetCaptureInfo,
-                   (hipStream_t, hipStreamCaptureStatus*, unsigned long long*))
-SH_NOT_IMPLEMENTED(hipStreamUpdateCaptureDependencies,
-                   (hipStream_t, hipGraphNode_t*, size_t, unsigned int))
-
 }  // extern "C"

@@ -1215,6 +1215,13 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* pGraph);
 hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus* pCaptureStatus);
 hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus* pCaptureStatus,
                                    unsigned long long* pId);
+hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus* captureStatus_out,
+                                      unsigned long long* id_out STREAMHAL_HIP_DEFAULT(0),
+                                      hipGraph_t* graph_out STREAMHAL_HIP_DEFAULT(0),
+                                      const hipGraphNode_t** dependencies_out
+                                          STREAMHAL_HIP_DEFAULT(0),
+                                      size_t* numDependencies_out STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode* mode);
 hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t* dependencies,
                                               size_t numDependencies,
                                               unsigned int flags STREAMHAL_HIP_DEFAULT(0));
