@@ -472,6 +472,117 @@ TEST_F(GraphConformance, BadGraphsAndNodesGetClearErrors) {
   EXPECT_CU(CUDA_SUCCESS, cuGraphDestroy(ok));
 }
 
+std::atomic<int> host_calls{0};
+void CountCall(void* data) { host_calls.fetch_add(*static_cast<int*>(data)); }
+
+// Every node kind's parameters read back as set, and the exec forms change
+// the next launch only, through the CUDA API.
+TEST_F(GraphConformance, NodeParametersReadBackAndExecSettersChangeTheNextLaunch) {
+  CUdeviceptr a = Buffer(0), b = Buffer(0);
+  float* pinned = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocHost(reinterpret_cast<void**>(&pinned), kN * sizeof(float)));
+  CUevent e1 = nullptr, e2 = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&e1, CU_EVENT_DISABLE_TIMING));
+  ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&e2, CU_EVENT_DISABLE_TIMING));
+  CUgraph graph = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphCreate(&graph, 0));
+  // fill a = 2 -> copy b = a -> copy pinned = b -> host(+1) -> record e1;
+  // a wait on e1 first.
+  CUgraphNode wait, fill, copy, download, host, record;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddEventWaitNode(&wait, graph, nullptr, 0, e1));
+  CUDA_MEMSET_NODE_PARAMS memset = Fill32(a, 2.0f, kN);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddMemsetNode(&fill, graph, &wait, 1, &memset, context()));
+  CUDA_MEMCPY3D d2d = DeviceCopy(b, a, kN * sizeof(float));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddMemcpyNode(&copy, graph, &fill, 1, &d2d, context()));
+  CUDA_MEMCPY3D d2h = DeviceCopy(0, b, kN * sizeof(float));
+  d2h.dstMemoryType = CU_MEMORYTYPE_HOST;
+  d2h.dstHost = pinned;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddMemcpyNode(&download, graph, &copy, 1, &d2h, context()));
+  int one = 1, ten = 10;
+  CUDA_HOST_NODE_PARAMS host_params = {CountCall, &one};
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddHostNode(&host, graph, &download, 1, &host_params));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddEventRecordNode(&record, graph, &host, 1, e1));
+
+  // Read back.
+  CUDA_MEMSET_NODE_PARAMS memset_read = {};
+  ASSERT_CU(CUDA_SUCCESS, cuGraphMemsetNodeGetParams(fill, &memset_read));
+  EXPECT_EQ(memset_read.dst, a);
+  EXPECT_EQ(memset_read.value, Bits(2.0f));
+  EXPECT_EQ(memset_read.elementSize, 4u);
+  EXPECT_EQ(memset_read.width, kN);
+  CUDA_MEMCPY3D copy_read = {};
+  ASSERT_CU(CUDA_SUCCESS, cuGraphMemcpyNodeGetParams(download, &copy_read));
+  EXPECT_EQ(copy_read.dstMemoryType, CU_MEMORYTYPE_HOST);
+  EXPECT_EQ(copy_read.dstHost, pinned);
+  EXPECT_EQ(copy_read.srcDevice, b);
+  EXPECT_EQ(copy_read.WidthInBytes, kN * sizeof(float));
+  CUDA_HOST_NODE_PARAMS host_read = {};
+  ASSERT_CU(CUDA_SUCCESS, cuGraphHostNodeGetParams(host, &host_read));
+  EXPECT_EQ(host_read.fn, &CountCall);
+  EXPECT_EQ(host_read.userData, &one);
+  CUevent event = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphEventWaitNodeGetEvent(wait, &event));
+  EXPECT_EQ(event, e1);
+  // The graph's own setters; wrong node kinds are refused.
+  ASSERT_CU(CUDA_SUCCESS, cuGraphEventWaitNodeSetEvent(wait, e2));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphEventWaitNodeGetEvent(wait, &event));
+  EXPECT_EQ(event, e2);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphEventRecordNodeSetEvent(record, e2));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphEventRecordNodeGetEvent(record, &event));
+  EXPECT_EQ(event, e2);
+  memset = Fill32(a, 3.0f, kN);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphMemsetNodeSetParams(fill, &memset));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphMemcpyNodeSetParams(copy, &d2d));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphHostNodeSetParams(host, &host_params));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphMemsetNodeSetParams(copy, &memset));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphHostNodeGetParams(fill, &host_read));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphEventRecordNodeGetEvent(wait, &event));
+
+  CUgraphExec exec = nullptr;
+  ASSERT_CU(CUDA_SUCCESS,
+            cuGraphInstantiate(&exec, graph, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH));
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphUpload(exec, stream));
+  host_calls.store(0);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphLaunch(exec, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_EQ(std::vector<float>(pinned, pinned + kN), std::vector<float>(kN, 3.0f));
+  EXPECT_EQ(host_calls.load(), 1);
+  ASSERT_CU(CUDA_SUCCESS, cuEventSynchronize(e2));
+
+  // Exec setters: fill 5, copy into pinned from a directly, host +10,
+  // events swapped back; the graph keeps its own parameters.
+  memset = Fill32(a, 5.0f, kN);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphExecMemsetNodeSetParams(exec, fill, &memset, context()));
+  CUDA_MEMCPY3D from_a = d2h;
+  from_a.srcDevice = a;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphExecMemcpyNodeSetParams(exec, download, &from_a, context()));
+  CUDA_HOST_NODE_PARAMS ten_params = {CountCall, &ten};
+  ASSERT_CU(CUDA_SUCCESS, cuGraphExecHostNodeSetParams(exec, host, &ten_params));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphExecEventWaitNodeSetEvent(exec, wait, e1));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphExecEventRecordNodeSetEvent(exec, record, e1));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphExecHostNodeSetParams(exec, fill, &ten_params));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  EXPECT_EQ(host_calls.load(), 1);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphLaunch(exec, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_EQ(std::vector<float>(pinned, pinned + kN), std::vector<float>(kN, 5.0f));
+  EXPECT_EQ(host_calls.load(), 11);
+  ASSERT_CU(CUDA_SUCCESS, cuEventQuery(e1));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphMemsetNodeGetParams(fill, &memset_read));
+  EXPECT_EQ(memset_read.value, Bits(3.0f));
+  cuuint64_t flags = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphExecGetFlags(exec, &flags));
+  EXPECT_EQ(flags, static_cast<cuuint64_t>(CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH));
+
+  EXPECT_CU(CUDA_SUCCESS, cuGraphExecDestroy(exec));
+  EXPECT_CU(CUDA_SUCCESS, cuGraphDestroy(graph));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  for (CUevent e : {e1, e2}) EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(e));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeHost(pinned));
+}
+
 // --- Stream capture ------------------------------------------------------------------
 
 // The same pipeline three ways: on streams, as a captured multi-stream graph
@@ -636,8 +747,15 @@ TEST_F(GraphConformance, ForbiddenCallsWhileCapturingGiveTheDocumentedErrors) {
   EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(s1, &graph));
   EXPECT_EQ(graph, nullptr);
 
-  // So does a synchronous copy.
-  std::vector<float> host(kN);
+  // cuStreamAddCallback's callback runs once; capture users take
+  // cuLaunchHostFunc.
+  ASSERT_CU(CUDA_SUCCESS, cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+            cuStreamAddCallback(
+                s1, [](CUstream, CUresult, void*) {}, nullptr, 0));
+  EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(s1, &graph));
+
+  // So does a query of the stream.
   ASSERT_CU(CUDA_SUCCESS, cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
   EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, cuStreamQuery(s1));
   EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(s1, &graph));

@@ -267,8 +267,13 @@ absl::Status LaunchHostFunc(uint64_t handle, void (*fn)(void*), void* data) {
 
 absl::Status StreamAddCallback(uint64_t handle, unsigned flags, StreamCallback callback,
                                void* data) {
-  SH_RETURN_IF_ERROR(ResolveStream(handle).status());
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
   if (callback == nullptr) return Error(ErrorCode::kInvalidValue, "cuStreamAddCallback: null");
+  // The callback's bookkeeping is freed when it runs once; a graph would run
+  // it at every launch. CUDA points capture users to cuLaunchHostFunc.
+  if (stream->capture() != nullptr) {
+    return CaptureForbidden(stream, "cuStreamAddCallback (use cuLaunchHostFunc)");
+  }
   if (flags != 0) return Error(ErrorCode::kInvalidValue, "cuStreamAddCallback: flags must be 0");
   struct Pending {
     StreamCallback callback;
