@@ -1013,6 +1013,7 @@ TEST_F(HipGraphConformance, NodeQueriesReportNodesEdgesAndTypes) {
   ASSERT_HIP(hipSuccess, hipGraphDestroyNode(c));
   ASSERT_HIP(hipSuccess, hipGraphGetNodes(graph, nullptr, &count_out));
   EXPECT_EQ(count_out, 3u);
+  count_out = dependencies.size();
   ASSERT_HIP(hipSuccess, hipGraphNodeGetDependencies(d, dependencies.data(), &count_out));
   EXPECT_EQ(count_out, 1u);
   EXPECT_EQ(dependencies[0], b);

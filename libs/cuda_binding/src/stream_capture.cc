@@ -3,6 +3,7 @@
 
 #include <cuda.h>
 
+#include "core/c_enum.h"
 #include "core/handle.h"
 #include "core/status.h"
 #include "result.h"
@@ -14,7 +15,8 @@ using streamhal::cuda::ToCUresult;
 extern "C" {
 
 CUresult cuStreamBeginCapture(CUstream stream, CUstreamCaptureMode mode) {
-  return ToCUresult(streamhal::StreamBeginCapture(HandleValue(stream), static_cast<int>(mode)));
+  return ToCUresult(
+      streamhal::StreamBeginCapture(HandleValue(stream), streamhal::EnumArgument(mode)));
 }
 
 CUresult cuStreamEndCapture(CUstream stream, CUgraph* graph) {
@@ -53,7 +55,7 @@ CUresult cuStreamUpdateCaptureDependencies(CUstream stream, CUgraphNode* depende
 
 CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode* mode) {
   if (mode == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  int value = static_cast<int>(*mode);
+  int value = streamhal::EnumArgument(*mode);
   CUresult result = ToCUresult(streamhal::ThreadExchangeStreamCaptureMode(&value));
   if (result == CUDA_SUCCESS) *mode = static_cast<CUstreamCaptureMode>(value);
   return result;

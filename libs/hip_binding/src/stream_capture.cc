@@ -4,6 +4,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include "call.h"
+#include "core/c_enum.h"
 #include "core/handle.h"
 
 using streamhal::HandleOut;
@@ -13,8 +14,9 @@ using streamhal::hip::RuntimeCall;
 extern "C" {
 
 hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) {
-  return RuntimeCall(
-      [&] { return streamhal::StreamBeginCapture(HandleValue(stream), static_cast<int>(mode)); });
+  return RuntimeCall([&] {
+    return streamhal::StreamBeginCapture(HandleValue(stream), streamhal::EnumArgument(mode));
+  });
 }
 
 hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* graph) {
@@ -68,7 +70,7 @@ hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t
 hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode* mode) {
   if (mode == nullptr) return hipErrorInvalidValue;
   return RuntimeCall([&] {
-    int value = static_cast<int>(*mode);
+    int value = streamhal::EnumArgument(*mode);
     absl::Status result = streamhal::ThreadExchangeStreamCaptureMode(&value);
     if (result.ok()) *mode = static_cast<hipStreamCaptureMode>(value);
     return result;
