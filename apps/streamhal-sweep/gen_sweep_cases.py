@@ -201,8 +201,9 @@ FN_TYPES = {"CUhostFn": "HostFn", "hipHostFn_t": "HostFn",
             "CUstreamCallback": "StreamCallback", "hipStreamCallback_t": "StreamCallback",
             "CUoccupancyB2DSize": "OccupancyFn"}
 VALUE_TYPES = {"CUipcEventHandle", "CUipcMemHandle", "dim3"}
-INT_TYPES = {"int", "unsigned int", "unsigned", "uint32_t", "size_t", "unsigned long long",
-             "uint64_t", "cuuint64_t", "int64_t", "unsigned char", "unsigned short", "float"}
+INT_TYPES = {"int", "unsigned int", "unsigned", "uint32_t", "cuuint32_t", "size_t",
+             "unsigned long long", "uint64_t", "cuuint64_t", "int64_t", "unsigned char",
+             "unsigned short", "float"}
 WIDE_TYPES = {"size_t", "unsigned long long", "uint64_t", "cuuint64_t", "int64_t"}
 DEVICE_NAMES = {"dev", "device", "deviceId", "ordinal", "peerDev", "peerDeviceId", "srcDevice",
                 "dstDevice", "srcDeviceId", "dstDeviceId"}
@@ -325,6 +326,7 @@ DEFAULT_VARIANTS = {
     "Extra": [("ExtraWithParams", None, "extra_with_params")],
     "JitOptions": [("Null", None, "null"), ("BadOptionId", None, "bad_option_id")],
     "JitValues": [("Null", None, "null")],
+    "MemOps": [("Null", None, "null")],
     "HostFn": [("Null", None, "null")],
     "StreamCallback": [("Null", None, "null")],
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <utility>
 
@@ -737,6 +738,15 @@ uint64_t Env::JitValues() {
   return AtGuardPage(&value, sizeof(value));
 }
 
+uint64_t Env::MemOps() {
+  // CUstreamBatchMemOpParams and hipStreamBatchMemOpParams: 48 bytes, the
+  // operation first; 6 is a memory barrier in both APIs, flags 0 (system).
+  const uint64_t params = Scratch(0, 48);
+  const int barrier = CU_STREAM_MEM_OP_BARRIER;
+  std::memcpy(reinterpret_cast<void*>(static_cast<uintptr_t>(params)), &barrier, sizeof(barrier));
+  return params;
+}
+
 // --- Argument values ------------------------------------------------------------------
 
 uint64_t Env::ValidBits(int index, Role role, uint64_t valid) {
@@ -786,6 +796,8 @@ uint64_t Env::ValidBits(int index, Role role, uint64_t valid) {
     case Role::kKernelParams: return KernelParams();
     case Role::kJitOptions: return JitOptions(false);
     case Role::kJitValues: return JitValues();
+    case Role::kMemOps:
+      return MemOps();
     case Role::kHostFn:
       if (api_ == Api::kCuda) return Bits(static_cast<CUhostFn>([](void*) {}));
       return Bits(static_cast<hipHostFn_t>([](void*) {}));

@@ -67,9 +67,10 @@ enum class Role : uint8_t {
   kExtra,         // `extra` of a launch: null (kernelParams are given)
   kJitOptions,    // one JIT option id (max registers)
   kJitValues,     // its value
+  kMemOps,        // a stream memory operation batch of one memory barrier
   kHostFn,        // a host function that does nothing
   kStreamCallback,
-  kOccupancyFn,   // CUoccupancyB2DSize: null
+  kOccupancyFn,  // CUoccupancyB2DSize: null
 };
 
 // How the one bad argument of a case is bad.
@@ -204,6 +205,7 @@ class Env {
   uint64_t Extra();
   uint64_t JitOptions(bool bad_id);
   uint64_t JitValues();
+  uint64_t MemOps();
   // `bytes` copied to the end of a page that is followed by an unreadable
   // one, so that reading past them faults.
   uint64_t AtGuardPage(const void* bytes, size_t size);

@@ -62,6 +62,13 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
     case DeviceAttribute::kHostRegisterSupported: return p.can_map_host_memory ? 1 : 0;
     case DeviceAttribute::kComputeMode: return 0;  // CU_COMPUTEMODE_DEFAULT
     case DeviceAttribute::kSingleToDoublePrecisionPerfRatio: return 2;
+    // Waits poll the word from the host (core/stream.h): they need memory
+    // the host can map, which page-locked host memory always is.
+    case DeviceAttribute::kCanUseStreamMemOps:
+    case DeviceAttribute::kCanUse64BitStreamMemOps:
+    case DeviceAttribute::kCanUseStreamWaitValueNor:
+    case DeviceAttribute::kCanFlushRemoteWrites:
+      return p.can_map_host_memory ? 1 : 0;
     case DeviceAttribute::kLoopIterationLimit:
       return Clamp(p.loop_iteration_limit);
     // Capabilities streamhal does not provide (yet); the conformance table

@@ -78,6 +78,12 @@ enum class DeviceAttribute {
   kReadOnlyHostRegisterSupported,
   kIpcEventSupported,
   kTimelineSemaphoreInteropSupported,
+  // Stream memory operations (cuStreamWaitValue32, ...): the basic set, the
+  // 64-bit forms, the NOR condition, and flushing remote writes.
+  kCanUseStreamMemOps,
+  kCanUse64BitStreamMemOps,
+  kCanUseStreamWaitValueNor,
+  kCanFlushRemoteWrites,
   // streamhal extension: DeviceProperties::loop_iteration_limit.
   kLoopIterationLimit,
 };

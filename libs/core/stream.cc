@@ -1,10 +1,14 @@
 #include "core/stream.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "core/context.h"
 #include "core/event.h"
 #include "core/log.h"
+#include "core/memory.h"
 #include "core/status.h"
 #include "core/stream_capture.h"
 
@@ -291,6 +295,259 @@ absl::Status StreamAddCallback(uint64_t handle, unsigned flags, StreamCallback c
       pending);
   if (!status.ok()) delete pending;  // never scheduled
   return status;
+}
+
+// --- Stream memory operations ---
+
+bool MemOpWaitHolds(const StreamMemOp& op, uint64_t word, MemOpApi api) {
+  const bool wide = op.operation == kMemOpWaitValue64;
+  const uint64_t bits = wide ? ~uint64_t{0} : uint64_t{0xFFFFFFFF};
+  const uint64_t mask = (api == MemOpApi::kHip ? op.mask : ~uint64_t{0}) & bits;
+  const uint64_t value = op.value & bits;
+  word &= bits;
+  switch (op.flags & ~kWaitValueFlush) {
+    case kWaitValueGeq:
+      if (api == MemOpApi::kHip) return (word & mask) >= value;
+      // CUDA: (int32_t)(*addr - value) >= 0, a greater-or-equal that
+      // survives wraparound.
+      return wide ? static_cast<int64_t>(word - value) >= 0
+                  : static_cast<int32_t>(static_cast<uint32_t>(word - value)) >= 0;
+    case kWaitValueEq:
+      return (word & mask) == value;
+    case kWaitValueAnd:
+      return (word & mask & value) != 0;
+    case kWaitValueNor:
+      return (~(word | value) & mask) != 0;
+    default:
+      return false;
+  }
+}
+
+namespace {
+
+// The entry point an operation came through, for messages.
+const char* MemOpName(int operation, MemOpApi api) {
+  const bool cuda = api == MemOpApi::kCuda;
+  switch (operation) {
+    case kMemOpWaitValue32:
+      return cuda ? "cuStreamWaitValue32" : "hipStreamWaitValue32";
+    case kMemOpWaitValue64:
+      return cuda ? "cuStreamWaitValue64" : "hipStreamWaitValue64";
+    case kMemOpWriteValue32:
+      return cuda ? "cuStreamWriteValue32" : "hipStreamWriteValue32";
+    case kMemOpWriteValue64:
+      return cuda ? "cuStreamWriteValue64" : "hipStreamWriteValue64";
+    default:
+      return cuda ? "cuStreamBatchMemOp" : "hipStreamBatchMemOp";
+  }
+}
+
+// A validated operation, ready to record.
+struct PreparedMemOp {
+  StreamMemOp op;
+  BufferRange range;           // the word (waits and writes)
+  const void* word = nullptr;  // the word's host mapping (waits)
+};
+
+bool IsWait(int operation) {
+  return operation == kMemOpWaitValue32 || operation == kMemOpWaitValue64;
+}
+unsigned WidthOf(int operation) {
+  return operation == kMemOpWaitValue64 || operation == kMemOpWriteValue64 ? 8 : 4;
+}
+
+absl::StatusOr<PreparedMemOp> PrepareMemOp(const Stream& stream, const StreamMemOp& op,
+                                           MemOpApi api, const char* where) {
+  const bool cuda = api == MemOpApi::kCuda;
+  PreparedMemOp prepared{op, {}, nullptr};
+  switch (op.operation) {
+    case kMemOpWaitValue32:
+    case kMemOpWaitValue64: {
+      // CUDA_ERROR_INVALID_VALUE / hipErrorInvalidValue for an unknown
+      // condition; only CUDA has the flush bit.
+      const unsigned condition = op.flags & (cuda ? ~kWaitValueFlush : ~0u);
+      if (condition > kWaitValueNor) {
+        return Error(ErrorCode::kInvalidValue, where, ": unknown wait flags 0x",
+                     absl::Hex(op.flags));
+      }
+      break;
+    }
+    case kMemOpWriteValue32:
+    case kMemOpWriteValue64: {
+      // CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER only allows the write to
+      // pass earlier writes; every write here is ordered, which honours it.
+      // HIP defines no write flags.
+      const unsigned known = cuda ? kWriteValueNoMemoryBarrier : 0u;
+      if ((op.flags & ~known) != 0) {
+        return Error(ErrorCode::kInvalidValue, where, ": unknown write flags 0x",
+                     absl::Hex(op.flags));
+      }
+      break;
+    }
+    case kMemOpBarrier:
+      if (op.flags != kMemoryBarrierSystem && op.flags != kMemoryBarrierDevice) {
+        return Error(ErrorCode::kInvalidValue, where, ": unknown memory barrier flags 0x",
+                     absl::Hex(op.flags));
+      }
+      return prepared;
+    case kMemOpFlushRemoteWrites:
+      if (op.flags != 0) {
+        return Error(ErrorCode::kInvalidValue, where, ": flush flags must be 0");
+      }
+      return prepared;
+    default:
+      return Error(ErrorCode::kInvalidValue, where, ": unknown operation ", op.operation);
+  }
+  const unsigned width = WidthOf(op.operation);
+  if (op.address % width != 0) {
+    return Error(ErrorCode::kInvalidValue, where, ": address 0x", absl::Hex(op.address),
+                 " is not aligned to ", width, " bytes");
+  }
+  // A device address, or (as under unified addressing) the host address of
+  // page-locked memory.
+  ResolvedPointer resolved = ResolveAnyRange(op.address, width);
+  if (resolved.allocation == nullptr) {
+    return Error(ErrorCode::kInvalidValue, where, ": [0x", absl::Hex(op.address), ", +", width,
+                 ") is not inside any live allocation");
+  }
+  if (resolved.allocation->context->device() != stream.context()->device()) {
+    return Error(ErrorCode::kInvalidValue, where, ": 0x", absl::Hex(op.address),
+                 " is memory of another device than the stream's");
+  }
+  BackendAllocation* backend = resolved.allocation->backend.get();
+  prepared.range = BufferRange{backend, resolved.offset};
+  if (IsWait(op.operation)) {
+    if (backend->host_pointer() == nullptr) {
+      return Error(ErrorCode::kNotSupported, where, ": the memory at 0x", absl::Hex(op.address),
+                   " is device memory the host cannot map; wait on page-locked host memory");
+    }
+    prepared.word = static_cast<const uint8_t*>(backend->host_pointer()) + resolved.offset;
+  }
+  return prepared;
+}
+
+// What a wait's host function needs; it owns itself and is deleted when the
+// condition holds.
+struct PendingWait {
+  StreamMemOp op;
+  const void* word;
+  MemOpApi api;
+};
+
+uint64_t LoadWord(const void* word, bool wide) {
+  // The word is written by the host or by the device through coherent
+  // memory; acquire orders what later work reads after it.
+  if (wide) {
+    return std::atomic_ref<const uint64_t>(*static_cast<const uint64_t*>(word))
+        .load(std::memory_order_acquire);
+  }
+  return std::atomic_ref<const uint32_t>(*static_cast<const uint32_t*>(word))
+      .load(std::memory_order_acquire);
+}
+
+// Runs on the stream's host-function thread: returns once the condition
+// holds, so the stream's later work starts then. Polls briefly, then sleeps
+// between polls (at most 1 ms late), so a long wait costs no processor.
+void PollUntilHolds(void* raw) {
+  auto* wait = static_cast<PendingWait*>(raw);
+  const bool wide = wait->op.operation == kMemOpWaitValue64;
+  int polls = 0;
+  auto pause = std::chrono::microseconds(10);
+  while (!MemOpWaitHolds(wait->op, LoadWord(wait->word, wide), wait->api)) {
+    if (++polls < 64) {
+      std::this_thread::yield();
+      continue;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+  delete wait;
+}
+
+void FlushPoint(void* /*unused*/) {}
+
+// Records validated operations in order, under one hold of the stream's
+// lock, and submits them.
+absl::Status RecordMemOps(Stream* stream, const std::vector<PreparedMemOp>& ops, MemOpApi api) {
+  absl::Status recorded = stream->Record([&](BackendStream* backend) -> absl::Status {
+    for (const PreparedMemOp& prepared : ops) {
+      const StreamMemOp& op = prepared.op;
+      if (op.operation == kMemOpWriteValue32) {
+        SH_RETURN_IF_ERROR(
+            backend->RecordFill(prepared.range, static_cast<uint32_t>(op.value), 4, 1));
+      } else if (op.operation == kMemOpWriteValue64) {
+        // The value is known now, so an upload reads it at once.
+        const uint64_t value = op.value;
+        SH_RETURN_IF_ERROR(backend->RecordUpload(prepared.range, &value, sizeof(value)));
+      } else if (IsWait(op.operation)) {
+        // CUDA's flush bit needs nothing more: work after a host function
+        // sees every write the host saw before it returned.
+        auto* wait = new PendingWait{op, prepared.word, api};
+        absl::Status scheduled = backend->RecordHostFunction(&PollUntilHolds, wait);
+        if (!scheduled.ok()) {
+          delete wait;
+          return scheduled;
+        }
+      } else if (op.operation == kMemOpFlushRemoteWrites) {
+        // Likewise: a host point makes what reached memory visible to the
+        // work after it.
+        SH_RETURN_IF_ERROR(backend->RecordHostFunction(&FlushPoint, nullptr));
+      }
+      // kMemOpBarrier: work on a stream is ordered with full memory
+      // dependencies already.
+    }
+    return absl::OkStatus();
+  });
+  if (!recorded.ok()) return recorded;
+  // Submitted now, so that a waiter on another stream or the host sees a
+  // write without anyone synchronising this stream.
+  return stream->Flush().status();
+}
+
+absl::Status RunMemOps(uint64_t stream_handle, const StreamMemOp* ops, unsigned count, MemOpApi api,
+                       const char* where) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  std::vector<PreparedMemOp> prepared;
+  prepared.reserve(count);
+  for (unsigned i = 0; i < count; ++i) {
+    SH_ASSIGN_OR_RETURN(PreparedMemOp op, PrepareMemOp(*stream, ops[i], api, where));
+    prepared.push_back(op);
+  }
+  return RecordMemOps(stream, prepared, api);
+}
+
+}  // namespace
+
+absl::Status StreamWaitValue(uint64_t stream, uint64_t address, uint64_t value, uint64_t mask,
+                             unsigned flags, unsigned width, MemOpApi api) {
+  const StreamMemOp op{width == 8 ? kMemOpWaitValue64 : kMemOpWaitValue32, address, value, mask,
+                       flags};
+  return RunMemOps(stream, &op, 1, api, MemOpName(op.operation, api));
+}
+
+absl::Status StreamWriteValue(uint64_t stream, uint64_t address, uint64_t value, unsigned flags,
+                              unsigned width, MemOpApi api) {
+  const StreamMemOp op{width == 8 ? kMemOpWriteValue64 : kMemOpWriteValue32, address, value,
+                       ~uint64_t{0}, flags};
+  return RunMemOps(stream, &op, 1, api, MemOpName(op.operation, api));
+}
+
+absl::Status StreamBatchMemOp(uint64_t stream, unsigned count, const void* params,
+                              absl::FunctionRef<StreamMemOp(unsigned index)> read, unsigned flags,
+                              MemOpApi api) {
+  const char* where = MemOpName(0, api);
+  SH_RETURN_IF_ERROR(ResolveStream(stream).status());
+  // CUDA documents "less than 256" operations; AMD's runtime takes 256.
+  const unsigned limit = api == MemOpApi::kCuda ? 255 : 256;
+  if (count == 0 || count > limit) {
+    return Error(ErrorCode::kInvalidValue, where, ": count ", count, " is not in [1, ", limit, "]");
+  }
+  if (params == nullptr) return Error(ErrorCode::kInvalidValue, where, ": paramArray is null");
+  if (flags != 0) return Error(ErrorCode::kInvalidValue, where, ": flags must be 0");
+  std::vector<StreamMemOp> ops;
+  ops.reserve(count);
+  for (unsigned i = 0; i < count; ++i) ops.push_back(read(i));
+  return RunMemOps(stream, ops.data(), count, api, where);
 }
 
 }  // namespace streamhal

@@ -11,6 +11,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "core/backend.h"
 #include "core/handle.h"
@@ -179,6 +180,84 @@ absl::Status LaunchHostFunc(uint64_t stream, void (*fn)(void*), void* data);
 using StreamCallback = void (*)(uint64_t stream, void* data);
 absl::Status StreamAddCallback(uint64_t stream, unsigned flags, StreamCallback callback,
                                void* data);
+
+// --- Stream memory operations (cuStreamWaitValue32/64, cuStreamWriteValue32/64,
+// cuStreamBatchMemOp and their hip* twins) ---
+//
+// A wait holds every later piece of work of its stream until a condition on a
+// 32- or 64-bit word in memory holds; the host or another stream may write
+// the word at any time. A write stores a value in stream order. Waits are
+// host functions that poll the word through the allocation's host mapping
+// (docs/architecture.md says why not a shader), so a wait needs memory the
+// host can map: pinned or registered host memory always, device memory where
+// the device's memory is host-visible (lavapipe, integrated GPUs); elsewhere
+// kNotSupported.
+
+// Whose rules an operation follows. They differ in the greater-or-equal
+// condition (CUDA's is cyclic, HIP's plain), in the flags each accepts, in
+// HIP's mask and in the largest batch.
+enum class MemOpApi { kCuda, kHip };
+
+// Operation numbers (CUstreamBatchMemOpType and hipStreamBatchMemOpType
+// agree).
+inline constexpr int kMemOpWaitValue32 = 1;
+inline constexpr int kMemOpWriteValue32 = 2;
+inline constexpr int kMemOpFlushRemoteWrites = 3;
+inline constexpr int kMemOpWaitValue64 = 4;
+inline constexpr int kMemOpWriteValue64 = 5;
+inline constexpr int kMemOpBarrier = 6;
+
+// Wait flags: the condition in the low bits (CUstreamWaitValue_flags and
+// hipStreamWaitValue* agree) and CUDA's flush bit.
+inline constexpr unsigned kWaitValueGeq = 0x0;
+inline constexpr unsigned kWaitValueEq = 0x1;
+inline constexpr unsigned kWaitValueAnd = 0x2;
+inline constexpr unsigned kWaitValueNor = 0x3;
+inline constexpr unsigned kWaitValueFlush = 0x40000000;
+// CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER.
+inline constexpr unsigned kWriteValueNoMemoryBarrier = 0x1;
+// CUstreamMemoryBarrier_flags.
+inline constexpr unsigned kMemoryBarrierSystem = 0x0;
+inline constexpr unsigned kMemoryBarrierDevice = 0x1;
+
+// One operation as the caller gave it: an element of a batch, or the
+// arguments of cuStreamWaitValue32 and the like. Fields an operation does
+// not use are ignored.
+struct StreamMemOp {
+  int operation = 0;             // kMemOp*
+  uint64_t address = 0;          // device address (or host address of page-locked memory)
+  uint64_t value = 0;            // 32-bit operations use the low 32 bits
+  uint64_t mask = ~uint64_t{0};  // HIP waits: the bits of the word compared
+  unsigned flags = 0;
+};
+
+// Whether the condition of wait `op` holds for the memory word `word`.
+//   CUDA: GEQ (intN_t)(word - value) >= 0 (cyclic), EQ word == value,
+//         AND (word & value) != 0, NOR ~(word | value) != 0;
+//   HIP (m = mask): Gte (word & m) >= value, Eq (word & m) == value,
+//         And (word & m & value) != 0, Nor (~(word | value) & m) != 0
+//         (AMD's runtime; its documentation's formula ignores the mask).
+// N is the operation's width; bits above it are ignored.
+bool MemOpWaitHolds(const StreamMemOp& op, uint64_t word, MemOpApi api);
+
+// cuStreamWaitValue32/64 (`width` 4 or 8 bytes; `mask` all ones for CUDA).
+// Errors: kInvalidHandle for an unknown stream; kInvalidValue for an address
+// outside any allocation or not aligned to `width`, or unknown flags;
+// kNotSupported for memory the host cannot map.
+absl::Status StreamWaitValue(uint64_t stream, uint64_t address, uint64_t value, uint64_t mask,
+                             unsigned flags, unsigned width, MemOpApi api);
+// cuStreamWriteValue32/64: the errors of StreamWaitValue but kNotSupported.
+absl::Status StreamWriteValue(uint64_t stream, uint64_t address, uint64_t value, unsigned flags,
+                              unsigned width, MemOpApi api);
+// cuStreamBatchMemOp: `count` operations, read one at a time through
+// `read(index)` from the caller's array `params` (only tested for null), in
+// order. Every operation is validated before any is recorded. Errors: those
+// of the single operations, and kInvalidValue for a null array, a count of 0
+// or above the limit (CUDA: less than 256; HIP: at most 256), nonzero
+// `flags`, or an unknown operation.
+absl::Status StreamBatchMemOp(uint64_t stream, unsigned count, const void* params,
+                              absl::FunctionRef<StreamMemOp(unsigned index)> read, unsigned flags,
+                              MemOpApi api);
 
 }  // namespace streamhal
 

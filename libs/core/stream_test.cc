@@ -136,5 +136,115 @@ TEST_F(StreamTest, LegacyAndBlockingStreamsCopyInOrder) {
   ASSERT_TRUE(SynchronizeCurrentContext().ok());
 }
 
+struct WaitCase {
+  MemOpApi api;
+  int operation;
+  unsigned flags;
+  uint64_t value;
+  uint64_t mask;
+  uint64_t word;
+  bool holds;
+};
+
+TEST(MemOpWaitHoldsTest, ConditionsFollowEachApi) {
+  constexpr uint64_t kAll = ~uint64_t{0};
+  const MemOpApi cu = MemOpApi::kCuda;
+  const MemOpApi hip = MemOpApi::kHip;
+  const WaitCase cases[] = {
+      // CUDA's GEQ is cyclic in the operation's width.
+      {cu, kMemOpWaitValue32, kWaitValueGeq, 10, kAll, 10, true},
+      {cu, kMemOpWaitValue32, kWaitValueGeq, 10, kAll, 9, false},
+      {cu, kMemOpWaitValue32, kWaitValueGeq, 10, kAll, 0xFFFFFFF0, false},
+      {cu, kMemOpWaitValue32, kWaitValueGeq, 0xFFFFFFF0, kAll, 5, true},
+      {cu, kMemOpWaitValue64, kWaitValueGeq, 10, kAll, 0xFFFFFFF0, true},
+      {cu, kMemOpWaitValue64, kWaitValueGeq, 10, kAll, ~uint64_t{15}, false},
+      {cu, kMemOpWaitValue32, kWaitValueGeq | kWaitValueFlush, 3, kAll, 3, true},
+      // Bits above 32 are not part of a 32-bit word.
+      {cu, kMemOpWaitValue32, kWaitValueEq, 5, kAll, 0x700000005, true},
+      {cu, kMemOpWaitValue64, kWaitValueEq, 5, kAll, 0x700000005, false},
+      {cu, kMemOpWaitValue32, kWaitValueAnd, 0x4, kAll, 0xB, false},
+      {cu, kMemOpWaitValue32, kWaitValueAnd, 0x4, kAll, 0x6, true},
+      {cu, kMemOpWaitValue32, kWaitValueNor, 0xC, kAll, 0xFFFFFFF3, false},
+      {cu, kMemOpWaitValue32, kWaitValueNor, 0xC, kAll, 0xFFFFFFF1, true},
+      {cu, kMemOpWaitValue64, kWaitValueNor, 0xC, kAll, 0xFFFFFFF3, true},
+      // CUDA ignores the mask.
+      {cu, kMemOpWaitValue32, kWaitValueEq, 5, 0xF, 0x15, false},
+      // HIP's Gte is plain and masked.
+      {hip, kMemOpWaitValue32, kWaitValueGeq, 10, kAll, 0xFFFFFFF0, true},
+      {hip, kMemOpWaitValue32, kWaitValueGeq, 8, 0xF, 0xF0, false},
+      {hip, kMemOpWaitValue32, kWaitValueGeq, 8, 0xF, 0x19, true},
+      {hip, kMemOpWaitValue32, kWaitValueEq, 5, 0xF, 0xABC5, true},
+      {hip, kMemOpWaitValue32, kWaitValueEq, 5, 0xF, 0x1236, false},
+      {hip, kMemOpWaitValue32, kWaitValueAnd, 0xFF, 0x0F, 0xF0, false},
+      {hip, kMemOpWaitValue32, kWaitValueAnd, 0xFF, 0x0F, 0x01, true},
+      // NOR over the masked bits only (AMD's runtime).
+      {hip, kMemOpWaitValue32, kWaitValueNor, 0x3, 0xF, 0xC, false},
+      {hip, kMemOpWaitValue32, kWaitValueNor, 0x3, 0xF, 0x8, true},
+      {hip, kMemOpWaitValue64, kWaitValueEq, 0x500000000, 0xFFFFFFFF00000000, 0x512345678, true},
+      {hip, kMemOpWaitValue64, kWaitValueEq, 0x500000000, 0xFFFFFFFF00000000, 0x400000005, false},
+  };
+  for (const WaitCase& c : cases) {
+    const StreamMemOp op{c.operation, 0, c.value, c.mask, c.flags};
+    EXPECT_EQ(MemOpWaitHolds(op, c.word, c.api), c.holds)
+        << (c.api == cu ? "CUDA" : "HIP") << " operation " << c.operation << " flags 0x" << std::hex
+        << c.flags << " value 0x" << c.value << " mask 0x" << c.mask << " word 0x" << c.word;
+  }
+}
+
+TEST_F(StreamTest, MemOpsAreValidatedBeforeAnythingIsRecorded) {
+  uint64_t dptr = 0;
+  ASSERT_TRUE(MemAlloc(&dptr, 64, false).ok());
+  ASSERT_TRUE(Memset(dptr, 0, 1, 64, 0, Sync::kBlocking).ok());
+  const uint64_t stream = NewStream();
+  const MemOpApi cu = MemOpApi::kCuda;
+  const MemOpApi hip = MemOpApi::kHip;
+  // The fake backend runs host functions at once: only waits that hold.
+  EXPECT_TRUE(StreamWaitValue(stream, dptr, 0, ~uint64_t{0}, kWaitValueGeq, 4, cu).ok());
+  EXPECT_TRUE(StreamWriteValue(stream, dptr + 8, 0x1122334455667788, 0, 8, cu).ok());
+  EXPECT_TRUE(
+      StreamWaitValue(stream, dptr + 8, 0x1122334455667788, ~uint64_t{0}, kWaitValueEq, 8, hip)
+          .ok());
+  EXPECT_EQ(ErrorCodeOf(StreamWaitValue(stream, dptr + 2, 0, 0, 0, 4, cu)),
+            ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(StreamWriteValue(stream, dptr + 4, 0, 0, 8, hip)),
+            ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(StreamWaitValue(stream, dptr, 0, 0, kWaitValueNor + 1, 4, cu)),
+            ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(StreamWaitValue(stream, dptr, 0, 0, kWaitValueFlush, 4, hip)),
+            ErrorCode::kInvalidValue);
+  EXPECT_TRUE(StreamWriteValue(stream, dptr, 0, kWriteValueNoMemoryBarrier, 4, cu).ok());
+  EXPECT_EQ(ErrorCodeOf(StreamWriteValue(stream, dptr, 0, kWriteValueNoMemoryBarrier, 4, hip)),
+            ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(StreamWriteValue(stream, dptr + 64, 0, 0, 4, cu)),
+            ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(StreamWriteValue(0x7654320, dptr, 0, 0, 4, cu)), ErrorCode::kInvalidHandle);
+
+  // A batch with a bad operation records none of its operations.
+  std::vector<StreamMemOp> ops = {{kMemOpWriteValue32, dptr + 16, 7, 0, 0},
+                                  {kMemOpBarrier, 0, 0, 0, kMemoryBarrierDevice},
+                                  {kMemOpFlushRemoteWrites, 0, 0, 0, 0},
+                                  {kMemOpBarrier, 0, 0, 0, 2}};
+  auto batch = [&](unsigned count, const void* params, unsigned flags, MemOpApi api) {
+    return StreamBatchMemOp(
+        stream, count, params, [&](unsigned i) { return ops[i]; }, flags, api);
+  };
+  EXPECT_EQ(ErrorCodeOf(batch(4, ops.data(), 0, cu)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(batch(0, ops.data(), 0, cu)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(batch(1, nullptr, 0, cu)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(batch(1, ops.data(), 1, hip)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(batch(256, ops.data(), 0, cu)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(batch(257, ops.data(), 0, hip)), ErrorCode::kInvalidValue);
+  uint32_t word = 0;
+  ASSERT_TRUE(Memcpy(reinterpret_cast<uintptr_t>(&word), dptr + 16, 4, CopyKind::kDeviceToHost, 0,
+                     Sync::kBlocking)
+                  .ok());
+  EXPECT_EQ(word, 0u);
+  EXPECT_TRUE(batch(3, ops.data(), 0, hip).ok());
+  ASSERT_TRUE(Memcpy(reinterpret_cast<uintptr_t>(&word), dptr + 16, 4, CopyKind::kDeviceToHost, 0,
+                     Sync::kBlocking)
+                  .ok());
+  EXPECT_EQ(word, 7u);
+}
+
 }  // namespace
 }  // namespace streamhal

@@ -421,33 +421,48 @@ TEST_F(RecordingTest, AFailedSubmissionLosesNothing) {
   auto producer = NewStream();
   auto consumer = NewStream();
   auto* vulkan = static_cast<VulkanStream*>(consumer.get());
-  // The consumer waits for a producer that is held back.
-  Gate gate;
-  ASSERT_TRUE(producer->RecordHostFunction(&Gate::Hold, &gate).ok());
-  ASSERT_TRUE(producer->RecordFill(BufferRange{flag.get(), 0}, 1, 4, 1).ok());
-  auto produced = producer->Flush();
-  ASSERT_TRUE(produced.ok());
-  ASSERT_TRUE(consumer->RecordWait(producer.get(), *produced).ok());
 
+  // Submitted at once: the caller hears of the failure, and the point is
+  // not consumed.
   InjectFault(FaultSite::kQueueSubmit, 1, VK_ERROR_OUT_OF_DEVICE_MEMORY);
   const absl::Status failed = consumer->RecordExecute(recording);
-  const bool fired = FaultFired();
+  bool fired = FaultFired();
   ClearFaults();
   ASSERT_TRUE(fired);
   EXPECT_FALSE(failed.ok());
   EXPECT_EQ(vulkan->submitted_point(), 0u) << "the point was consumed";
 
-  // The stream is usable, and its next run still waits for the producer.
-  ASSERT_TRUE(consumer->RecordExecute(recording).ok());
+  // Held back behind a producer that a host function holds (the host thread
+  // submits the runs once the producer's point is reached): a failed
+  // submission is reported once, by the next wait, and the run after it
+  // still waits for the producer. No ASSERT before the gate opens: the
+  // streams' teardown waits for it.
+  Gate gate;
+  EXPECT_TRUE(producer->RecordHostFunction(&Gate::Hold, &gate).ok());
+  EXPECT_TRUE(producer->RecordFill(BufferRange{flag.get(), 0}, 1, 4, 1).ok());
+  auto produced = producer->Flush();
+  EXPECT_TRUE(produced.ok());
+  EXPECT_TRUE(consumer->RecordWait(producer.get(), produced.value_or(0)).ok());
+  EXPECT_TRUE(consumer->RecordExecute(recording).ok());
+  EXPECT_TRUE(consumer->RecordExecute(recording).ok());
   auto consumed = consumer->Flush();
-  ASSERT_TRUE(consumed.ok());
-  EXPECT_EQ(*consumed, 1u);
+  EXPECT_TRUE(consumed.ok());
+  EXPECT_EQ(consumed.value_or(0), 2u);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  auto done = consumer->IsComplete(*consumed);
-  ASSERT_TRUE(done.ok());
-  EXPECT_FALSE(*done) << "the run lost its wait for the producer";
+  auto done = consumer->IsComplete(consumed.value_or(0));
+  EXPECT_TRUE(done.ok());
+  EXPECT_FALSE(done.value_or(true)) << "the run lost its wait for the producer";
+  // Once the gate opens, the producer's batch is the first submission and
+  // the consumer's first run the second.
+  InjectFault(FaultSite::kQueueSubmit, 2, VK_ERROR_OUT_OF_DEVICE_MEMORY);
   gate.Release();
-  ASSERT_TRUE(consumer->Wait(*consumed).ok());
+  const absl::Status reported = consumer->Wait(consumed.value_or(0));
+  fired = FaultFired();
+  ClearFaults();
+  EXPECT_TRUE(fired);
+  EXPECT_FALSE(reported.ok());
+  ASSERT_TRUE(consumer->Wait(consumed.value_or(0)).ok()) << "the failure is reported once";
+  EXPECT_EQ(*Words(flag), 1u);
   for (int i = 0; i < 64; ++i) ASSERT_EQ(Words(v)[i], 1u) << i;
 }
 

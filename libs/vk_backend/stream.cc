@@ -79,7 +79,7 @@ VulkanStream::~VulkanStream() {
   }
   // Everything submitted has finished (waited for above).
   while (in_flight_count_ > 0) {
-    device_->SubmissionCompleted(OldestBatch().submission);
+    device_->SubmissionCompleted(OldestBatch().submission.load(std::memory_order_acquire));
     PopOldestBatch();
   }
   pending_waits_.clear();
@@ -108,7 +108,13 @@ absl::StatusOr<bool> VulkanStream::IsComplete(uint64_t point) {
   return completed >= point;
 }
 
-absl::Status VulkanStream::HostFailure() const {
+absl::Status VulkanStream::HostFailure() {
+  if (dropped_.load(std::memory_order_acquire)) {
+    MutexLock lock(&host_mutex_);
+    if (dropped_.exchange(false, std::memory_order_acq_rel)) {
+      return std::exchange(dropped_failure_, absl::OkStatus());
+    }
+  }
   if (!host_failed_.load(std::memory_order_acquire)) return absl::OkStatus();
   MutexLock lock(&host_mutex_);
   return host_failure_;
@@ -134,7 +140,7 @@ void VulkanStream::Reclaim(uint64_t completed) {
     if (OldestBatch().recording == nullptr) {
       free_command_buffers_.push_back(OldestBatch().command_buffer);
     }
-    device_->SubmissionCompleted(OldestBatch().submission);
+    device_->SubmissionCompleted(OldestBatch().submission.load(std::memory_order_acquire));
     PopOldestBatch();
   }
   if (ring_ != nullptr) ring_->Release(completed);
@@ -267,6 +273,45 @@ absl::Status VulkanStream::RecordExecute(std::shared_ptr<BackendRecording> recor
 }
 
 absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer command_buffer) {
+  const uint64_t point = current_point();
+  // A wait for a point whose signal is not queued yet (a host function's,
+  // or a batch the host thread still holds) would stall the queue for every
+  // stream: the host thread submits such a batch once the points are
+  // reached.
+  bool defer = submitted_point_ > timeline_->submitted();
+  for (const TimelineWait& wait : pending_waits_) {
+    if (wait.value > wait.timeline->submitted()) defer = true;
+  }
+  std::atomic<uint64_t> submission{0};
+  if (!defer) {
+    const VkResult result =
+        QueueSubmit(command_buffer, submitted_point_, pending_waits_, point, &submission);
+    if (result != VK_SUCCESS) return VkResultToStatus(result, "submitting a stream batch");
+  }
+  Batch& batch = PushBatch();
+  batch.command_buffer = command_buffer;
+  batch.point = point;
+  batch.submission.store(submission.load(std::memory_order_relaxed), std::memory_order_release);
+  // Swapped, not moved: both vectors keep their capacity from batch to batch.
+  batch.waits.swap(pending_waits_);
+  pending_waits_.clear();
+  if (defer) {
+    HostTask task;
+    task.after = submitted_point_;
+    task.waits = batch.waits;
+    task.point = point;
+    task.command_buffer = command_buffer;
+    task.batch = &batch;
+    task.timestamps = timestamps_.get();
+    PushHostTask(std::move(task));
+  }
+  submitted_point_ = point;
+  return &batch;
+}
+
+VkResult VulkanStream::QueueSubmit(VkCommandBuffer command_buffer, uint64_t after,
+                                   const std::vector<TimelineWait>& waits, uint64_t point,
+                                   std::atomic<uint64_t>* submission) {
   // The stream's own previous point (ordering), then other streams'.
   VkSemaphore wait_semaphores[kMaxInlineWaits];
   uint64_t wait_values[kMaxInlineWaits];
@@ -274,7 +319,7 @@ absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer comman
   std::vector<VkSemaphore> more_semaphores;
   std::vector<uint64_t> more_values;
   std::vector<VkPipelineStageFlags> more_stages;
-  const size_t wait_count = (submitted_point_ > 0 ? 1 : 0) + pending_waits_.size();
+  const size_t wait_count = (after > 0 ? 1 : 0) + waits.size();
   VkSemaphore* semaphores = wait_semaphores;
   uint64_t* values = wait_values;
   VkPipelineStageFlags* stages = wait_stages;
@@ -287,16 +332,15 @@ absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer comman
     stages = more_stages.data();
   }
   size_t n = 0;
-  if (submitted_point_ > 0) {
+  if (after > 0) {
     semaphores[n] = timeline_->handle();
-    values[n++] = submitted_point_;
+    values[n++] = after;
   }
-  for (const TimelineWait& wait : pending_waits_) {
+  for (const TimelineWait& wait : waits) {
     semaphores[n] = wait.timeline->handle();
     values[n++] = wait.value;
   }
   for (size_t i = 0; i < n; ++i) stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-  const uint64_t point = current_point();
   const VkSemaphore signal = timeline_->handle();
   VkTimelineSemaphoreSubmitInfo timeline_info = {VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   timeline_info.waitSemaphoreValueCount = static_cast<uint32_t>(n);
@@ -311,23 +355,16 @@ absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer comman
   submit.pCommandBuffers = &command_buffer;
   submit.signalSemaphoreCount = 1;
   submit.pSignalSemaphores = &signal;
-  uint64_t submission = 0;
-  {
-    MutexLock lock(device_->queue_mutex());
-    VkResult result = InjectedFault(FaultSite::kQueueSubmit);
-    if (result == VK_SUCCESS) result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
-    if (result != VK_SUCCESS) return VkResultToStatus(result, "submitting a stream batch");
-    submission = device_->NextSubmission();
-  }
-  Batch& batch = PushBatch();
-  batch.command_buffer = command_buffer;
-  batch.point = point;
-  batch.submission = submission;
-  // Swapped, not moved: both vectors keep their capacity from batch to batch.
-  batch.waits.swap(pending_waits_);
-  pending_waits_.clear();
-  submitted_point_ = point;
-  return &batch;
+  MutexLock lock(device_->queue_mutex());
+  VkResult result = InjectedFault(FaultSite::kQueueSubmit);
+  if (result != VK_SUCCESS) return result;
+  // Numbered before it is queued: a batch the host thread submits may
+  // finish, and its record be reused, before this thread goes on.
+  submission->store(device_->NextSubmission(), std::memory_order_release);
+  result = vkQueueSubmit(device_->queue(), 1, &submit, VK_NULL_HANDLE);
+  if (result != VK_SUCCESS) return result;
+  timeline_->MarkSubmitted(point);
+  return VK_SUCCESS;
 }
 
 // --- Ordering with other streams and the host ---
@@ -388,11 +425,15 @@ absl::Status VulkanStream::RecordHostFunction(void (*fn)(void*), void* data) {
   task.point = ++submitted_point_;
   runs_host_functions_.store(true, std::memory_order_release);
   host_writes_to_import_ = true;
+  PushHostTask(std::move(task));
+  return absl::OkStatus();
+}
+
+void VulkanStream::PushHostTask(HostTask task) {
   if (!host_thread_.joinable()) host_thread_ = std::thread([this] { RunHostTasks(); });
   MutexLock lock(&host_mutex_);
   host_tasks_.push_back(std::move(task));
   host_ready_.Signal();
-  return absl::OkStatus();
 }
 
 void VulkanStream::RunHostTasks() {
@@ -407,16 +448,26 @@ void VulkanStream::RunHostTasks() {
     }
     absl::Status waited = WaitForPoint(task.after);
     if (waited.ok()) waited = WaitForAll(vk_device_, task.waits);
+    if (task.fn == nullptr && waited.ok()) {
+      // A held-back batch: its waits are reached, so the queue will not
+      // stall on it. Its own signal marks its point.
+      const VkResult result = QueueSubmit(task.command_buffer, task.after, task.waits, task.point,
+                                          &task.batch->submission);
+      if (result != VK_SUCCESS) {
+        DropHeldBatch(task, VkResultToStatus(result, "submitting a stream batch"));
+      }
+      continue;
+    }
     if (waited.ok()) {
       task.fn(task.data);
     } else {
-      // The device is lost: the function's prerequisites never finish.
-      Log(LogLevel::kError, "host function skipped: ", waited.message());
+      // The device is lost: the prerequisites never finish.
+      const char* what = task.fn == nullptr ? "a stream batch" : "a host function";
+      Log(LogLevel::kError, what, " was skipped: ", waited.message());
       {
         MutexLock lock(&host_mutex_);
         if (host_failure_.ok()) {
-          host_failure_ =
-              Error(ErrorCodeOf(waited), "a host function was skipped: ", waited.message());
+          host_failure_ = Error(ErrorCodeOf(waited), what, " was skipped: ", waited.message());
         }
         host_failed_.store(true, std::memory_order_release);
       }
@@ -434,6 +485,33 @@ void VulkanStream::RunHostTasks() {
     absl::Status signalled = timeline_->Signal(task.point);
     if (!signalled.ok()) Log(LogLevel::kError, "host function: ", signalled.message());
   }
+}
+
+void VulkanStream::DropHeldBatch(const HostTask& task, absl::Status failure) {
+  // As when a submission fails on the recording thread: the batch's work,
+  // downloads and timestamps are dropped, the caller who next flushes or
+  // waits hears of it once, and the stream goes on. Its point is reached
+  // from the host (every earlier point has been), so nobody waits forever.
+  Log(LogLevel::kError, "a stream batch was dropped: ", failure.message());
+  if (task.timestamps != nullptr) task.timestamps->Abandon(task.point);
+  {
+    MutexLock lock(&pending_mutex_);
+    for (auto it = pending_.begin(); it != pending_.end();) {
+      if (it->point == task.point) {
+        it = pending_.erase(it);
+        pending_count_.fetch_sub(1, std::memory_order_release);
+      } else {
+        ++it;
+      }
+    }
+  }
+  {
+    MutexLock lock(&host_mutex_);
+    if (dropped_failure_.ok()) dropped_failure_ = std::move(failure);
+    dropped_.store(true, std::memory_order_release);
+  }
+  absl::Status signalled = timeline_->Signal(task.point);
+  if (!signalled.ok()) Log(LogLevel::kError, "dropped stream batch: ", signalled.message());
 }
 
 // --- Staging ---

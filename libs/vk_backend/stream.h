@@ -34,7 +34,13 @@
 // next submission. A host function takes a point of its own: the stream's
 // host thread (started on first use) waits for the work before it, runs the
 // function and then signals that point from the host, and the next
-// submission waits for it like for any earlier point.
+// submission waits for it like for any earlier point. No submission is
+// queued before every point it waits for has its signal queued or made
+// (Timeline::submitted): a queue waiting for a host function would hold up
+// the other streams' work behind it, which may be the very work the
+// function waits for (a stream memory wait released by another stream's
+// write). Such a batch is handed to the host thread, which submits it once
+// those points are reached.
 #ifndef STREAMHAL_VK_BACKEND_STREAM_H_
 #define STREAMHAL_VK_BACKEND_STREAM_H_
 
@@ -114,7 +120,9 @@ class VulkanStream final : public streamhal::BackendStream {
   struct Batch {
     VkCommandBuffer command_buffer = VK_NULL_HANDLE;
     uint64_t point = 0;
-    uint64_t submission = 0;  // the device's number for it
+    // The device's number for it; set by the host thread for a batch it
+    // submits.
+    std::atomic<uint64_t> submission{0};
     // Other streams' timelines the submission waits on, kept alive until
     // it has completed.
     std::vector<TimelineWait> waits;
@@ -124,12 +132,17 @@ class VulkanStream final : public streamhal::BackendStream {
     // the stream's destruction).
     std::shared_ptr<BackendRecording> recording;
   };
+  // A host function, or (fn null) a batch to submit once its waits are
+  // reached.
   struct HostTask {
     void (*fn)(void*) = nullptr;
     void* data = nullptr;
     uint64_t after = 0;               // this stream's point to wait for
     std::vector<TimelineWait> waits;  // other streams' points
-    uint64_t point = 0;               // signalled once fn has returned
+    uint64_t point = 0;               // signalled once fn has returned / by the batch
+    VkCommandBuffer command_buffer = VK_NULL_HANDLE;  // the batch
+    Batch* batch = nullptr;                           // its record in in_flight_
+    TimestampRing* timestamps = nullptr;              // where it may write timestamps
   };
   struct PendingDownload {
     uint64_t point = 0;
@@ -171,8 +184,17 @@ class VulkanStream final : public streamhal::BackendStream {
   // Submits `command_buffer` to signal the next point, after the stream's
   // previous point and the pending waits, and records it as in flight
   // (room must be reserved). On failure nothing changes: the point, the
-  // waits and the command buffer are the caller's again.
+  // waits and the command buffer are the caller's again. When a wait's
+  // signal is not queued yet, the host thread submits the batch later.
   absl::StatusOr<Batch*> Submit(VkCommandBuffer command_buffer);
+  // Queues `command_buffer`, which waits for this stream's point `after` and
+  // for `waits` and signals `point`, and numbers it in `*submission`. Any
+  // thread.
+  VkResult QueueSubmit(VkCommandBuffer command_buffer, uint64_t after,
+                       const std::vector<TimelineWait>& waits, uint64_t point,
+                       std::atomic<uint64_t>* submission);
+  // Hands a task to the host thread (started on first use).
+  void PushHostTask(HostTask task);
   // Forgets the batch being recorded (it failed and is reported as failed):
   // its commands and the downloads waiting for `point`.
   void DropBatch(uint64_t point);
@@ -187,7 +209,11 @@ class VulkanStream final : public streamhal::BackendStream {
   // OK, or why the host thread had to skip a host function (its wait for
   // earlier work failed: a lost device). Reported from then on by Flush,
   // Wait and IsComplete, so the skipped function's failure reaches a caller.
-  absl::Status HostFailure() const;
+  // Before that, once, why a held-back batch could not be submitted.
+  absl::Status HostFailure();
+  // The host thread could not submit a held-back batch: drops it, keeps the
+  // failure for the next caller, reaches its point.
+  void DropHeldBatch(const HostTask& task, absl::Status failure);
 
   VulkanDevice* const device_;
   const VkDevice vk_device_;
@@ -241,6 +267,9 @@ class VulkanStream final : public streamhal::BackendStream {
   std::thread host_thread_;
   std::atomic<bool> host_failed_{false};
   absl::Status host_failure_ ABSL_GUARDED_BY(host_mutex_);
+  // A held-back batch the host thread could not submit, reported once.
+  std::atomic<bool> dropped_{false};
+  absl::Status dropped_failure_ ABSL_GUARDED_BY(host_mutex_);
 };
 
 }  // namespace streamhal::vk

@@ -287,6 +287,48 @@ TEST_F(StreamTest, RecordWaitMakesLaterWorkWaitForAnotherStream) {
   for (int i = 0; i < 16; ++i) EXPECT_EQ(Bytes(buffer)[128 + i], 7) << i;
 }
 
+// Work queued behind a held host function, on its stream or on one waiting
+// for it, must not stall the device queue for the other streams: here the
+// host function is released by their work (a stream memory wait released by
+// another stream's write).
+TEST_F(StreamTest, WorkBehindAHeldHostFunctionDoesNotHoldUpOtherStreams) {
+  auto buffer = Allocate(256);
+  std::memset(Bytes(buffer), 0, 256);
+  auto held = NewStream();
+  auto follower = NewStream();
+  auto other = NewStream();
+  Gate gate;
+  ASSERT_TRUE(held->RecordHostFunction(&Gate::Hold, &gate).ok());
+  ASSERT_TRUE(held->RecordFill(BufferRange{buffer.get(), 0}, 1, 1, 4).ok());
+  auto held_point = held->Flush();
+  ASSERT_TRUE(held_point.ok());
+  ASSERT_TRUE(follower->RecordWait(held.get(), *held_point).ok());
+  ASSERT_TRUE(follower->RecordFill(BufferRange{buffer.get(), 4}, 2, 1, 4).ok());
+  auto follower_point = follower->Flush();
+  ASSERT_TRUE(follower_point.ok());
+  // Submitted after both, and waits for neither.
+  ASSERT_TRUE(other->RecordFill(BufferRange{buffer.get(), 8}, 3, 1, 4).ok());
+  auto other_point = other->Flush();
+  ASSERT_TRUE(other_point.ok());
+  // Polled with a deadline: a stalled queue must fail the test, not hang it.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  bool other_done = false;
+  while (!other_done && std::chrono::steady_clock::now() < deadline) {
+    auto done = other->IsComplete(*other_point);
+    ASSERT_TRUE(done.ok());
+    other_done = *done;
+    if (!other_done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_TRUE(other_done) << "the queue stalled behind the held host function";
+  EXPECT_EQ(Bytes(buffer)[8], other_done ? 3 : 0);
+  EXPECT_EQ(Bytes(buffer)[0], 0) << "work after the held host function ran";
+  EXPECT_EQ(Bytes(buffer)[4], 0) << "work waiting for it ran";
+  gate.Release();
+  ASSERT_TRUE(follower->Wait(*follower_point).ok());
+  EXPECT_EQ(Bytes(buffer)[0], 1);
+  EXPECT_EQ(Bytes(buffer)[4], 2);
+}
+
 TEST_F(StreamTest, WaitingForAReachedPointCostsNothing) {
   auto buffer = Allocate(256);
   auto first = NewStream();

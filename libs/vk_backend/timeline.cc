@@ -87,7 +87,16 @@ absl::Status Timeline::Signal(uint64_t value) const {
   VkSemaphoreSignalInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
   info.semaphore = semaphore_;
   info.value = value;
-  return VkResultToStatus(vkSignalSemaphore(device_, &info), "vkSignalSemaphore");
+  SH_RETURN_IF_ERROR(VkResultToStatus(vkSignalSemaphore(device_, &info), "vkSignalSemaphore"));
+  MarkSubmitted(value);
+  return absl::OkStatus();
+}
+
+void Timeline::MarkSubmitted(uint64_t value) const {
+  uint64_t seen = submitted_.load(std::memory_order_acquire);
+  while (value > seen &&
+         !submitted_.compare_exchange_weak(seen, value, std::memory_order_acq_rel)) {
+  }
 }
 
 absl::Status WaitForAll(VkDevice device, const std::vector<TimelineWait>& waits) {

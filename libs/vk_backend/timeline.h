@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -34,11 +35,22 @@ class Timeline {
   // device signal).
   absl::Status Signal(uint64_t value) const;
 
+  // The highest value whose signal is on its way: in a submission already
+  // queued, or set from the host. A queue that meets a wait for more than
+  // this stalls until someone signals it, and with it every submission
+  // queued after (lavapipe runs its queue in order), so submissions that
+  // would wait for more go through their stream's host thread instead
+  // (VulkanStream::Flush). Thread-safe.
+  uint64_t submitted() const { return submitted_.load(std::memory_order_acquire); }
+  // Records that a signal of `value` has been queued or made.
+  void MarkSubmitted(uint64_t value) const;
+
  private:
   explicit Timeline(VulkanDevice* device);
   VulkanDevice* const owner_;  // retires the semaphore (device.h)
   const VkDevice device_;
   VkSemaphore semaphore_ = VK_NULL_HANDLE;
+  mutable std::atomic<uint64_t> submitted_{0};
 };
 
 // A point of some timeline that later work must wait for.

@@ -514,6 +514,80 @@ typedef enum CUevent_wait_flags_enum {
 typedef void(CUDA_CB* CUhostFn)(void* userData);
 typedef void(CUDA_CB* CUstreamCallback)(CUstream hStream, CUresult status, void* userData);
 
+/* Stream memory operations (cuStreamWaitValue32, cuStreamWriteValue32,
+ * cuStreamBatchMemOp, ...). */
+typedef enum CUstreamWaitValue_flags_enum {
+  CU_STREAM_WAIT_VALUE_GEQ = 0x0,
+  CU_STREAM_WAIT_VALUE_EQ = 0x1,
+  CU_STREAM_WAIT_VALUE_AND = 0x2,
+  CU_STREAM_WAIT_VALUE_NOR = 0x3,
+  CU_STREAM_WAIT_VALUE_FLUSH = 0x40000000
+} CUstreamWaitValue_flags;
+
+typedef enum CUstreamWriteValue_flags_enum {
+  CU_STREAM_WRITE_VALUE_DEFAULT = 0x0,
+  CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER = 0x1
+} CUstreamWriteValue_flags;
+
+typedef enum CUstreamBatchMemOpType_enum {
+  CU_STREAM_MEM_OP_WAIT_VALUE_32 = 1,
+  CU_STREAM_MEM_OP_WRITE_VALUE_32 = 2,
+  CU_STREAM_MEM_OP_WAIT_VALUE_64 = 4,
+  CU_STREAM_MEM_OP_WRITE_VALUE_64 = 5,
+  CU_STREAM_MEM_OP_BARRIER = 6,
+  CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES = 3
+} CUstreamBatchMemOpType;
+
+typedef enum CUstreamMemoryBarrier_flags_enum {
+  CU_STREAM_MEMORY_BARRIER_TYPE_SYS = 0x0,
+  CU_STREAM_MEMORY_BARRIER_TYPE_GPU = 0x1
+} CUstreamMemoryBarrier_flags;
+
+/* Anonymous unions are C11 and C++; GCC and Clang accept them in C99 too
+ * when marked as an extension. */
+#ifndef STREAMHAL_ANONYMOUS_UNION
+#if defined(__GNUC__) && !defined(__cplusplus) && \
+    (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L)
+#define STREAMHAL_ANONYMOUS_UNION __extension__ union
+#else
+#define STREAMHAL_ANONYMOUS_UNION union
+#endif
+#endif
+
+typedef union CUstreamBatchMemOpParams_union {
+  CUstreamBatchMemOpType operation;
+  struct CUstreamMemOpWaitValueParams_st {
+    CUstreamBatchMemOpType operation;
+    CUdeviceptr address;
+    STREAMHAL_ANONYMOUS_UNION {
+      cuuint32_t value;
+      cuuint64_t value64;
+    };
+    unsigned int flags;
+    CUdeviceptr alias; /* for the driver's own use; its value is ignored */
+  } waitValue;
+  struct CUstreamMemOpWriteValueParams_st {
+    CUstreamBatchMemOpType operation;
+    CUdeviceptr address;
+    STREAMHAL_ANONYMOUS_UNION {
+      cuuint32_t value;
+      cuuint64_t value64;
+    };
+    unsigned int flags;
+    CUdeviceptr alias; /* for the driver's own use; its value is ignored */
+  } writeValue;
+  struct CUstreamMemOpFlushRemoteWritesParams_st {
+    CUstreamBatchMemOpType operation;
+    unsigned int flags;
+  } flushRemoteWrites;
+  struct CUstreamMemOpMemoryBarrierParams_st {
+    CUstreamBatchMemOpType operation;
+    unsigned int flags;
+  } memoryBarrier;
+  cuuint64_t pad[6];
+} CUstreamBatchMemOpParams_v1;
+typedef CUstreamBatchMemOpParams_v1 CUstreamBatchMemOpParams;
+
 /* ------------------------------------------------------------------------ */
 /* Memory                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -1155,6 +1229,18 @@ CUresult CUDAAPI cuStreamQuery(CUstream hStream);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
 CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);
+
+/* Stream memory operations. */
+CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value,
+                                     unsigned int flags);
+CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value,
+                                     unsigned int flags);
+CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value,
+                                      unsigned int flags);
+CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value,
+                                      unsigned int flags);
+CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count,
+                                    CUstreamBatchMemOpParams* paramArray, unsigned int flags);
 
 /* Events. */
 CUresult CUDAAPI cuEventCreate(CUevent* phEvent, unsigned int Flags);

@@ -100,6 +100,16 @@ DeviceAttribute ToCore(int attribute) {
     case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED:
       return DeviceAttribute::kReadOnlyHostRegisterSupported;
     case CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: return DeviceAttribute::kIpcEventSupported;
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1:
+      return DeviceAttribute::kCanUseStreamMemOps;
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1:
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS:
+      return DeviceAttribute::kCanUse64BitStreamMemOps;
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1:
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR:
+      return DeviceAttribute::kCanUseStreamWaitValueNor;
+    case CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES:
+      return DeviceAttribute::kCanFlushRemoteWrites;
     case CU_DEVICE_ATTRIBUTE_HAL_LOOP_ITERATION_LIMIT:
       return DeviceAttribute::kLoopIterationLimit;
     default:

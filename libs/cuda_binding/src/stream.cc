@@ -1,13 +1,53 @@
 // Streams (cuStream*, cuLaunchHostFunc).
+#include "core/stream.h"
+
 #include <cuda.h>
 
+#include <cstdint>
+
+#include "core/c_enum.h"
 #include "core/handle.h"
-#include "core/stream.h"
 #include "result.h"
 
 using streamhal::HandleOut;
 using streamhal::HandleValue;
+using streamhal::MemOpApi;
+using streamhal::StreamMemOp;
 using streamhal::cuda::ToCUresult;
+
+namespace {
+
+StreamMemOp ToCore(const CUstreamBatchMemOpParams& params) {
+  StreamMemOp op;
+  op.operation = streamhal::EnumArgument(params.operation);
+  switch (op.operation) {
+    case CU_STREAM_MEM_OP_WAIT_VALUE_32:
+    case CU_STREAM_MEM_OP_WAIT_VALUE_64:
+      op.address = params.waitValue.address;
+      op.value = op.operation == CU_STREAM_MEM_OP_WAIT_VALUE_64 ? params.waitValue.value64
+                                                                : params.waitValue.value;
+      op.flags = params.waitValue.flags;
+      break;
+    case CU_STREAM_MEM_OP_WRITE_VALUE_32:
+    case CU_STREAM_MEM_OP_WRITE_VALUE_64:
+      op.address = params.writeValue.address;
+      op.value = op.operation == CU_STREAM_MEM_OP_WRITE_VALUE_64 ? params.writeValue.value64
+                                                                 : params.writeValue.value;
+      op.flags = params.writeValue.flags;
+      break;
+    case CU_STREAM_MEM_OP_BARRIER:
+      op.flags = params.memoryBarrier.flags;
+      break;
+    case CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES:
+      op.flags = params.flushRemoteWrites.flags;
+      break;
+    default:
+      break;
+  }
+  return op;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -72,6 +112,37 @@ CUresult cuStreamAddCallback(CUstream stream, CUstreamCallback callback, void* u
       call));
   if (result != CUDA_SUCCESS) delete call;
   return result;
+}
+
+CUresult cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value,
+                             unsigned int flags) {
+  return ToCUresult(streamhal::StreamWaitValue(HandleValue(stream), addr, value, ~uint64_t{0},
+                                               flags, 4, MemOpApi::kCuda));
+}
+
+CUresult cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value,
+                             unsigned int flags) {
+  return ToCUresult(streamhal::StreamWaitValue(HandleValue(stream), addr, value, ~uint64_t{0},
+                                               flags, 8, MemOpApi::kCuda));
+}
+
+CUresult cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value,
+                              unsigned int flags) {
+  return ToCUresult(
+      streamhal::StreamWriteValue(HandleValue(stream), addr, value, flags, 4, MemOpApi::kCuda));
+}
+
+CUresult cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value,
+                              unsigned int flags) {
+  return ToCUresult(
+      streamhal::StreamWriteValue(HandleValue(stream), addr, value, flags, 8, MemOpApi::kCuda));
+}
+
+CUresult cuStreamBatchMemOp(CUstream stream, unsigned int count,
+                            CUstreamBatchMemOpParams* paramArray, unsigned int flags) {
+  return ToCUresult(streamhal::StreamBatchMemOp(
+      HandleValue(stream), count, paramArray,
+      [&](unsigned index) { return ToCore(paramArray[index]); }, flags, MemOpApi::kCuda));
 }
 
 }  // extern "C"

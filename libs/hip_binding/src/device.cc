@@ -101,6 +101,8 @@ DeviceAttribute ToCore(int attribute) {
       return DeviceAttribute::kMaxAccessPolicyWindowSize;
     case hipDeviceAttributeReservedSharedMemPerBlock:
       return DeviceAttribute::kReservedSharedMemoryPerBlock;
+    case hipDeviceAttributeCanUseStreamWaitValue:
+      return DeviceAttribute::kCanUseStreamMemOps;
     case hipDeviceAttributeHalLoopIterationLimit:
       return DeviceAttribute::kLoopIterationLimit;
     default:

@@ -1,13 +1,54 @@
 // Streams (hipStream*, hipLaunchHostFunc).
+#include "core/stream.h"
+
 #include <hip/hip_runtime_api.h>
 
+#include <cstdint>
+
 #include "call.h"
+#include "core/c_enum.h"
 #include "core/handle.h"
-#include "core/stream.h"
 
 using streamhal::HandleOut;
 using streamhal::HandleValue;
+using streamhal::MemOpApi;
+using streamhal::StreamMemOp;
+using streamhal::hip::Address;
 using streamhal::hip::RuntimeCall;
+
+namespace {
+
+StreamMemOp ToCore(const hipStreamBatchMemOpParams& params) {
+  StreamMemOp op;
+  op.operation = streamhal::EnumArgument(params.operation);
+  switch (op.operation) {
+    case hipStreamMemOpWaitValue32:
+    case hipStreamMemOpWaitValue64:
+      op.address = Address(params.waitValue.address);
+      op.value = op.operation == hipStreamMemOpWaitValue64 ? params.waitValue.value64
+                                                           : params.waitValue.value;
+      op.flags = params.waitValue.flags;
+      break;
+    case hipStreamMemOpWriteValue32:
+    case hipStreamMemOpWriteValue64:
+      op.address = Address(params.writeValue.address);
+      op.value = op.operation == hipStreamMemOpWriteValue64 ? params.writeValue.value64
+                                                            : params.writeValue.value;
+      op.flags = params.writeValue.flags;
+      break;
+    case hipStreamMemOpBarrier:
+      op.flags = params.memoryBarrier.flags;
+      break;
+    case hipStreamMemOpFlushRemoteWrites:
+      op.flags = params.flushRemoteWrites.flags;
+      break;
+    default:
+      break;
+  }
+  return op;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -91,5 +132,45 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
   return result;
 }
 
+hipError_t hipStreamWaitValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags,
+                                uint32_t mask) {
+  return RuntimeCall([&] {
+    return streamhal::StreamWaitValue(HandleValue(stream), Address(ptr), value, mask, flags, 4,
+                                      MemOpApi::kHip);
+  });
+}
+
+hipError_t hipStreamWaitValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags,
+                                uint64_t mask) {
+  return RuntimeCall([&] {
+    return streamhal::StreamWaitValue(HandleValue(stream), Address(ptr), value, mask, flags, 8,
+                                      MemOpApi::kHip);
+  });
+}
+
+hipError_t hipStreamWriteValue32(hipStream_t stream, void* ptr, uint32_t value,
+                                 unsigned int flags) {
+  return RuntimeCall([&] {
+    return streamhal::StreamWriteValue(HandleValue(stream), Address(ptr), value, flags, 4,
+                                       MemOpApi::kHip);
+  });
+}
+
+hipError_t hipStreamWriteValue64(hipStream_t stream, void* ptr, uint64_t value,
+                                 unsigned int flags) {
+  return RuntimeCall([&] {
+    return streamhal::StreamWriteValue(HandleValue(stream), Address(ptr), value, flags, 8,
+                                       MemOpApi::kHip);
+  });
+}
+
+hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count,
+                               hipStreamBatchMemOpParams* paramArray, unsigned int flags) {
+  return RuntimeCall([&] {
+    return streamhal::StreamBatchMemOp(
+        HandleValue(stream), count, paramArray,
+        [&](unsigned index) { return ToCore(paramArray[index]); }, flags, MemOpApi::kHip);
+  });
+}
 
 }  // extern "C"

@@ -459,6 +459,12 @@ typedef struct hipGraphExec* hipGraphExec_t;
 /* The implicit per-host-thread stream. */
 #define hipStreamPerThread ((hipStream_t)2)
 
+/* hipStreamWaitValue32 / hipStreamWaitValue64: the condition */
+#define hipStreamWaitValueGte 0x0
+#define hipStreamWaitValueEq 0x1
+#define hipStreamWaitValueAnd 0x2
+#define hipStreamWaitValueNor 0x3
+
 /* hipEventCreateWithFlags */
 #define hipEventDefault 0x0
 #define hipEventBlockingSync 0x1
@@ -727,6 +733,60 @@ typedef struct hipFunctionLaunchParams_t {
 
 typedef void (*hipHostFn_t)(void* userData);
 typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void* userData);
+
+/* hipStreamBatchMemOp */
+typedef enum hipStreamBatchMemOpType {
+  hipStreamMemOpWaitValue32 = 0x1,
+  hipStreamMemOpWriteValue32 = 0x2,
+  hipStreamMemOpWaitValue64 = 0x4,
+  hipStreamMemOpWriteValue64 = 0x5,
+  hipStreamMemOpBarrier = 0x6,
+  hipStreamMemOpFlushRemoteWrites = 0x3
+} hipStreamBatchMemOpType;
+
+/* Anonymous unions are C11 and C++; GCC and Clang accept them in C99 too
+ * when marked as an extension. */
+#ifndef STREAMHAL_ANONYMOUS_UNION
+#if defined(__GNUC__) && !defined(__cplusplus) && \
+    (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L)
+#define STREAMHAL_ANONYMOUS_UNION __extension__ union
+#else
+#define STREAMHAL_ANONYMOUS_UNION union
+#endif
+#endif
+
+typedef union hipStreamBatchMemOpParams_union {
+  hipStreamBatchMemOpType operation;
+  struct hipStreamMemOpWaitValueParams_t {
+    hipStreamBatchMemOpType operation;
+    hipDeviceptr_t address;
+    STREAMHAL_ANONYMOUS_UNION {
+      uint32_t value;
+      uint64_t value64;
+    };
+    unsigned int flags;
+    hipDeviceptr_t alias; /* ignored */
+  } waitValue;
+  struct hipStreamMemOpWriteValueParams_t {
+    hipStreamBatchMemOpType operation;
+    hipDeviceptr_t address;
+    STREAMHAL_ANONYMOUS_UNION {
+      uint32_t value;
+      uint64_t value64;
+    };
+    unsigned int flags;
+    hipDeviceptr_t alias; /* ignored */
+  } writeValue;
+  struct hipStreamMemOpFlushRemoteWritesParams_t {
+    hipStreamBatchMemOpType operation;
+    unsigned int flags;
+  } flushRemoteWrites;
+  struct hipStreamMemOpMemoryBarrierParams_t {
+    hipStreamBatchMemOpType operation;
+    unsigned int flags;
+  } memoryBarrier;
+  uint64_t pad[6];
+} hipStreamBatchMemOpParams;
 
 /* ------------------------------------------------------------------------- */
 /* Graphs and stream capture                                                  */
@@ -1060,6 +1120,19 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
 hipError_t hipExtStreamCreateWithCUMask(hipStream_t* stream, uint32_t cuMaskSize,
                                         const uint32_t* cuMask);
 hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32_t* cuMask);
+
+/* Stream memory operations --------------------------------------------------------------- */
+
+/* The wait holds later work of the stream until the condition (flags) holds
+ * for the word at ptr, AND-ed with mask. */
+hipError_t hipStreamWaitValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags,
+                                uint32_t mask STREAMHAL_HIP_DEFAULT(0xFFFFFFFF));
+hipError_t hipStreamWaitValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags,
+                                uint64_t mask STREAMHAL_HIP_DEFAULT(0xFFFFFFFFFFFFFFFF));
+hipError_t hipStreamWriteValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags);
+hipError_t hipStreamWriteValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags);
+hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count,
+                               hipStreamBatchMemOpParams* paramArray, unsigned int flags);
 
 /* Events --------------------------------------------------------------------------------- */
 
