@@ -15,6 +15,7 @@ namespace streamhal {
 
 class Context;
 class Device;
+class MemPool;
 
 // cuMemHostAlloc flags (HIP's hipHostMalloc flags use the same low bits).
 inline constexpr unsigned kHostAllocPortable = 0x01;
@@ -41,6 +42,9 @@ struct Allocation {
   uint64_t size = 0;          // bytes the caller asked for
   void* host = nullptr;       // host address (host kinds), else null
   unsigned host_flags = 0;
+  // cuMemAllocAsync/cuMemAllocFromPoolAsync: the pool the block belongs to
+  // (kind is kDevice); null for every other allocation.
+  MemPool* pool = nullptr;
 
   uint64_t device_address() const { return backend->device_address(); }
 };
