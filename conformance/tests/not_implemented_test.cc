@@ -102,27 +102,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuIpcGetMemHandle, nullptr, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuIpcOpenMemHandle, nullptr, CUipcMemHandle{}, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuIpcCloseMemHandle, 0)
 
-// Stream-ordered allocation and memory pools.
-SH_CUDA_NOT_IMPLEMENTED(cuMemAllocAsync, nullptr, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemAllocFromPoolAsync, nullptr, 0, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemFreeAsync, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolCreate, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolDestroy, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolTrimTo, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolSetAttribute, nullptr, CUmemPool_attribute{}, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolGetAttribute, nullptr, CUmemPool_attribute{}, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolSetAccess, nullptr, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolGetAccess, nullptr, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolExportToShareableHandle, nullptr, nullptr,
-                        CUmemAllocationHandleType{}, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolImportFromShareableHandle, nullptr, nullptr,
-                        CUmemAllocationHandleType{}, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolExportPointer, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPoolImportPointer, nullptr, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuDeviceSetMemPool, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuDeviceGetMemPool, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuDeviceGetDefaultMemPool, nullptr, 0)
-
 // Arrays and texture references.
 SH_CUDA_NOT_IMPLEMENTED(cuArrayCreate, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuArrayDestroy, nullptr)
@@ -220,27 +199,6 @@ SH_HIP_NOT_IMPLEMENTED(hipMemcpyFromSymbol, nullptr, static_cast<const void*>(nu
                        hipMemcpyDeviceToHost)
 SH_HIP_NOT_IMPLEMENTED(hipMemcpyFromSymbolAsync, nullptr, static_cast<const void*>(nullptr), 0, 0,
                        hipMemcpyDeviceToHost, nullptr)
-
-// Stream-ordered allocation and memory pools
-SH_HIP_NOT_IMPLEMENTED(hipMallocAsync, nullptr, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipFreeAsync, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMallocFromPoolAsync, nullptr, 0, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolCreate, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolDestroy, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolTrimTo, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolSetAttribute, nullptr, hipMemPoolAttr{}, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolGetAttribute, nullptr, hipMemPoolAttr{}, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolSetAccess, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolGetAccess, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolExportToShareableHandle, nullptr, nullptr,
-                       hipMemAllocationHandleType{}, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolImportFromShareableHandle, nullptr, nullptr,
-                       hipMemAllocationHandleType{}, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolExportPointer, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemPoolImportPointer, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipDeviceGetDefaultMemPool, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipDeviceSetMemPool, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipDeviceGetMemPool, nullptr, 0)
 
 // Texture references (deprecated in HIP)
 SH_HIP_NOT_IMPLEMENTED(hipTexRefSetAddressMode, nullptr, 0, hipTextureAddressMode{})

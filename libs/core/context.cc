@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "core/log.h"
+#include "core/mem_pool.h"
 #include "core/memory.h"
 #include "core/runtime.h"
 #include "core/status.h"
@@ -418,7 +419,9 @@ absl::Status GetStreamPriorityRange(int* least, int* greatest) {
 
 absl::Status SynchronizeCurrentContext() {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
-  return context->Synchronize();
+  absl::Status status = context->Synchronize();
+  MemPoolsSynchronized();
+  return status;
 }
 
 absl::Status GetContextLimit(size_t* value, int limit) {

@@ -69,6 +69,9 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
     case DeviceAttribute::kCanUseStreamWaitValueNor:
     case DeviceAttribute::kCanFlushRemoteWrites:
       return p.can_map_host_memory ? 1 : 0;
+    // Stream-ordered allocation (core/mem_pool.h); no shareable handle types.
+    case DeviceAttribute::kMemoryPoolsSupported:
+      return 1;
     case DeviceAttribute::kLoopIterationLimit:
       return Clamp(p.loop_iteration_limit);
     // Capabilities streamhal does not provide (yet); the conformance table
@@ -85,7 +88,6 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
     case DeviceAttribute::kCanUseHostPointerForRegisteredMem:
     case DeviceAttribute::kCooperativeLaunch:
     case DeviceAttribute::kCooperativeMultiDeviceLaunch:
-    case DeviceAttribute::kMemoryPoolsSupported:
     case DeviceAttribute::kVirtualMemoryManagementSupported:
     case DeviceAttribute::kMaxPersistingL2CacheSize:
     case DeviceAttribute::kMaxAccessPolicyWindowSize:

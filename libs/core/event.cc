@@ -1,6 +1,7 @@
 #include "core/event.h"
 
 #include "core/context.h"
+#include "core/mem_pool.h"
 #include "core/status.h"
 #include "core/stream.h"
 #include "core/stream_capture.h"
@@ -134,10 +135,12 @@ absl::Status EventSynchronize(uint64_t handle) {
   if (stream == nullptr) return absl::OkStatus();
   // CUDA: a CU_EVENT_BLOCKING_SYNC event makes the waiting thread sleep;
   // other events follow the scheduling flags of the event's context.
-  if ((event->flags() & kEventBlockingSync) != 0) {
-    return stream->Wait(record->point, BlockingWaitPolicy());
-  }
-  return stream->Wait(record->point, event->context()->wait_policy());
+  const WaitPolicy policy = (event->flags() & kEventBlockingSync) != 0
+                                ? BlockingWaitPolicy()
+                                : event->context()->wait_policy();
+  SH_RETURN_IF_ERROR(stream->Wait(record->point, policy));
+  MemPoolsSynchronized();
+  return absl::OkStatus();
 }
 
 absl::Status EventElapsedTime(float* ms, uint64_t start_handle, uint64_t end_handle) {

@@ -18,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "core/context.h"
 #include "core/handle.h"
+#include "core/mem_pool.h"
 #include "core/mutex.h"
 #include "core/runtime.h"
 #include "core/status.h"
@@ -274,10 +275,30 @@ absl::StatusOr<Allocation*> AllocateDeviceMemory(Context* context, uint64_t size
 
 absl::Status FreeAllocation(Allocation* allocation) { return Release(allocation); }
 
+void InsertAllocation(std::unique_ptr<Allocation> allocation) {
+  GetRegistry().Insert(std::move(allocation));
+}
+
+std::unique_ptr<Allocation> RemoveAllocation(Allocation* allocation) {
+  return GetRegistry().Remove(allocation);
+}
+
+Allocation* FindDeviceAllocationAt(uint64_t dptr) {
+  Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
+  if (allocation == nullptr || allocation->kind != AllocationKind::kDevice ||
+      allocation->device_address() != dptr) {
+    return nullptr;
+  }
+  return allocation;
+}
+
 void FreeContextAllocations(Context* context) {
   // The context has synchronised already; destruction happens here, outside
-  // the registry lock.
+  // the registry lock. Pool blocks go back to their pools.
   std::vector<std::unique_ptr<Allocation>> removed = GetRegistry().RemoveAllOf(context);
+  for (std::unique_ptr<Allocation>& allocation : removed) {
+    if (allocation->pool != nullptr) MemPoolReclaim(std::move(allocation));
+  }
   removed.clear();
 }
 
@@ -301,12 +322,13 @@ absl::Status MemFree(uint64_t dptr, bool allow_null) {
     if (allow_null) return absl::OkStatus();
     return Error(ErrorCode::kInvalidValue, "cuMemFree: dptr is 0");
   }
-  Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
-  if (allocation == nullptr || allocation->kind != AllocationKind::kDevice ||
-      allocation->device_address() != dptr) {
+  Allocation* allocation = FindDeviceAllocationAt(dptr);
+  if (allocation == nullptr) {
     return Error(ErrorCode::kInvalidValue, "cuMemFree: 0x", absl::Hex(dptr),
                  " is not the start of a live device allocation");
   }
+  // A stream-ordered block goes back to its pool without synchronising.
+  if (allocation->pool != nullptr) return MemPoolFreeNow(allocation);
   return Release(allocation);
 }
 

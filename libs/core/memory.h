@@ -45,6 +45,8 @@ struct Allocation {
   // cuMemAllocAsync/cuMemAllocFromPoolAsync: the pool the block belongs to
   // (kind is kDevice); null for every other allocation.
   MemPool* pool = nullptr;
+  // Pool blocks: the size of the backend allocation (at least `size`).
+  uint64_t block_size = 0;
 
   uint64_t device_address() const { return backend->device_address(); }
 };
@@ -77,6 +79,13 @@ ResolvedPointer ResolveAnyRange(uint64_t address, uint64_t size);
 absl::StatusOr<Allocation*> AllocateDeviceMemory(Context* context, uint64_t size);
 // Frees an allocation after the context's work has finished.
 absl::Status FreeAllocation(Allocation* allocation);
+
+// Memory pools (mem_pool.cc): a block enters the address map when it is
+// handed out and leaves it when it is freed, while its pool keeps it.
+void InsertAllocation(std::unique_ptr<Allocation> allocation);
+std::unique_ptr<Allocation> RemoveAllocation(Allocation* allocation);
+// The live device allocation that starts at `dptr`, or null.
+Allocation* FindDeviceAllocationAt(uint64_t dptr);
 
 // Frees every allocation owned by `context` (context teardown).
 void FreeContextAllocations(Context* context);

@@ -7,6 +7,7 @@
 #include "core/backend_registry.h"
 #include "core/context.h"
 #include "core/log.h"
+#include "core/mem_pool.h"
 #include "core/mutex.h"
 #include "core/status.h"
 
@@ -76,6 +77,7 @@ absl::Status Deinit() {
   SH_RETURN_IF_ERROR(CheckInitialized());
   // Contexts first: they own work and memory on the devices.
   DestroyAllContexts();
+  DestroyAllMemPools();
   Runtime& runtime = GetRuntime();
   MutexLock lock(&runtime.mutex);
   g_initialized.store(false, std::memory_order_release);

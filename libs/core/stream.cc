@@ -8,6 +8,7 @@
 #include "core/context.h"
 #include "core/event.h"
 #include "core/log.h"
+#include "core/mem_pool.h"
 #include "core/memory.h"
 #include "core/status.h"
 #include "core/stream_capture.h"
@@ -103,6 +104,18 @@ absl::StatusOr<bool> Stream::IsIdleForHost() {
     }
   }
   return IsIdle();
+}
+
+void Stream::NoteWaited(uint64_t stream, uint64_t point) {
+  MutexLock lock(&waited_mutex_);
+  uint64_t& waited = waited_points_[stream];
+  waited = std::max(waited, point);
+}
+
+uint64_t Stream::WaitedPoint(uint64_t stream) const {
+  MutexLock lock(&waited_mutex_);
+  auto it = waited_points_.find(stream);
+  return it == waited_points_.end() ? 0 : it->second;
 }
 
 absl::StatusOr<Stream*> ResolveStream(uint64_t handle) {
@@ -233,8 +246,10 @@ absl::Status StreamSynchronize(uint64_t handle) {
   // The null stream covers the blocking streams' earlier work (CUDA's
   // legacy stream, HIP's null stream): the host waits for what a command on
   // it would wait for.
-  if (stream->role() == StreamRole::kLegacy) return stream->SynchronizeForHostAccess();
-  return stream->Synchronize();
+  absl::Status status = stream->role() == StreamRole::kLegacy ? stream->SynchronizeForHostAccess()
+                                                              : stream->Synchronize();
+  MemPoolsSynchronized();
+  return status;
 }
 
 absl::Status StreamWaitEvent(uint64_t stream_handle, uint64_t event_handle, unsigned flags) {
@@ -248,9 +263,11 @@ absl::Status StreamWaitEvent(uint64_t stream_handle, uint64_t event_handle, unsi
   if (!record.has_value()) return absl::OkStatus();  // never recorded: nothing to wait for
   Stream* source = LookupAs<Stream>(record->stream);
   if (source == nullptr || source == stream) return absl::OkStatus();  // finished, or in order
-  return stream->Record([&](BackendStream* backend) {
+  SH_RETURN_IF_ERROR(stream->Record([&](BackendStream* backend) {
     return backend->RecordWait(source->backend(), record->point);
-  });
+  }));
+  stream->NoteWaited(record->stream, record->point);
+  return absl::OkStatus();
 }
 
 absl::Status StreamCopyAttributes(uint64_t dst, uint64_t src) {

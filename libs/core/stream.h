@@ -107,6 +107,12 @@ class Stream : public Object {
   };
   CaptureState& capture_state() { return capture_state_; }
 
+  // The points of other streams (by handle) this stream has waited for
+  // through cuStreamWaitEvent; memory pools reuse a block freed in another
+  // stream once this stream has waited past the free.
+  void NoteWaited(uint64_t stream, uint64_t point);
+  uint64_t WaitedPoint(uint64_t stream) const;
+
  private:
   // Passes `result` through; an unrecoverable error (kLaunchFailed: a lost
   // device) also makes the context unusable (Context::MarkLost).
@@ -144,6 +150,8 @@ class Stream : public Object {
   // Written once, before the stream's handle is returned.
   std::vector<uint32_t> cu_mask_;
   std::atomic<CaptureSession*> capture_{nullptr};
+  mutable Mutex waited_mutex_;
+  absl::flat_hash_map<uint64_t, uint64_t> waited_points_ ABSL_GUARDED_BY(waited_mutex_);
   CaptureState capture_state_;
   friend absl::Status StreamCreateWithCuMask(HandleOut, uint32_t, const uint32_t*);
 };

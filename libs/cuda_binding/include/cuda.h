@@ -730,13 +730,16 @@ typedef enum CUmemPool_attribute_enum {
   CU_MEMPOOL_ATTR_USED_MEM_HIGH
 } CUmemPool_attribute;
 
-/* CUDA 12.0 layout: later releases carve maxSize and usage out of reserved. */
+/* CUDA 12.2's layout, which carves maxSize and usage out of 12.0's
+   reserved[64]: the same size, and zero (no limit) for 12.0 programs. */
 typedef struct CUmemPoolProps_st {
   CUmemAllocationType allocType;
   CUmemAllocationHandleType handleTypes;
   CUmemLocation location;
   void* win32SecurityAttributes;
-  unsigned char reserved[64];
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
 } CUmemPoolProps;
 
 typedef struct CUmemPoolPtrExportData_st {

@@ -82,27 +82,6 @@ SH_NOT_IMPLEMENTED(cuIpcGetMemHandle, (CUipcMemHandle*, CUdeviceptr))
 SH_NOT_IMPLEMENTED(cuIpcOpenMemHandle, (CUdeviceptr*, CUipcMemHandle, unsigned int))
 SH_NOT_IMPLEMENTED(cuIpcCloseMemHandle, (CUdeviceptr))
 
-// Stream-ordered allocation and memory pools
-SH_NOT_IMPLEMENTED(cuMemAllocAsync, (CUdeviceptr*, size_t, CUstream))
-SH_NOT_IMPLEMENTED(cuMemAllocFromPoolAsync, (CUdeviceptr*, size_t, CUmemoryPool, CUstream))
-SH_NOT_IMPLEMENTED(cuMemFreeAsync, (CUdeviceptr, CUstream))
-SH_NOT_IMPLEMENTED(cuMemPoolCreate, (CUmemoryPool*, const CUmemPoolProps*))
-SH_NOT_IMPLEMENTED(cuMemPoolDestroy, (CUmemoryPool))
-SH_NOT_IMPLEMENTED(cuMemPoolTrimTo, (CUmemoryPool, size_t))
-SH_NOT_IMPLEMENTED(cuMemPoolSetAttribute, (CUmemoryPool, CUmemPool_attribute, void*))
-SH_NOT_IMPLEMENTED(cuMemPoolGetAttribute, (CUmemoryPool, CUmemPool_attribute, void*))
-SH_NOT_IMPLEMENTED(cuMemPoolSetAccess, (CUmemoryPool, const CUmemAccessDesc*, size_t))
-SH_NOT_IMPLEMENTED(cuMemPoolGetAccess, (CUmemAccess_flags*, CUmemoryPool, CUmemLocation*))
-SH_NOT_IMPLEMENTED(cuMemPoolExportToShareableHandle,
-                   (void*, CUmemoryPool, CUmemAllocationHandleType, unsigned long long))
-SH_NOT_IMPLEMENTED(cuMemPoolImportFromShareableHandle,
-                   (CUmemoryPool*, void*, CUmemAllocationHandleType, unsigned long long))
-SH_NOT_IMPLEMENTED(cuMemPoolExportPointer, (CUmemPoolPtrExportData*, CUdeviceptr))
-SH_NOT_IMPLEMENTED(cuMemPoolImportPointer, (CUdeviceptr*, CUmemoryPool, CUmemPoolPtrExportData*))
-SH_NOT_IMPLEMENTED(cuDeviceSetMemPool, (CUdevice, CUmemoryPool))
-SH_NOT_IMPLEMENTED(cuDeviceGetMemPool, (CUmemoryPool*, CUdevice))
-SH_NOT_IMPLEMENTED(cuDeviceGetDefaultMemPool, (CUmemoryPool*, CUdevice))
-
 // Arrays and texture references
 SH_NOT_IMPLEMENTED(cuArrayCreate, (CUarray*, const CUDA_ARRAY_DESCRIPTOR*))
 SH_NOT_IMPLEMENTED(cuArrayDestroy, (CUarray))

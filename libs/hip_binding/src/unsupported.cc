@@ -138,27 +138,6 @@ SH_NOT_IMPLEMENTED(hipMemcpyFromSymbol, (void*, const void*, size_t, size_t, hip
 SH_NOT_IMPLEMENTED(hipMemcpyFromSymbolAsync,
                    (void*, const void*, size_t, size_t, hipMemcpyKind, hipStream_t))
 
-// Stream-ordered allocation and memory pools
-SH_NOT_IMPLEMENTED(hipMallocAsync, (void**, size_t, hipStream_t))
-SH_NOT_IMPLEMENTED(hipFreeAsync, (void*, hipStream_t))
-SH_NOT_IMPLEMENTED(hipMallocFromPoolAsync, (void**, size_t, hipMemPool_t, hipStream_t))
-SH_NOT_IMPLEMENTED(hipMemPoolCreate, (hipMemPool_t*, const hipMemPoolProps*))
-SH_NOT_IMPLEMENTED(hipMemPoolDestroy, (hipMemPool_t))
-SH_NOT_IMPLEMENTED(hipMemPoolTrimTo, (hipMemPool_t, size_t))
-SH_NOT_IMPLEMENTED(hipMemPoolSetAttribute, (hipMemPool_t, hipMemPoolAttr, void*))
-SH_NOT_IMPLEMENTED(hipMemPoolGetAttribute, (hipMemPool_t, hipMemPoolAttr, void*))
-SH_NOT_IMPLEMENTED(hipMemPoolSetAccess, (hipMemPool_t, const hipMemAccessDesc*, size_t))
-SH_NOT_IMPLEMENTED(hipMemPoolGetAccess, (hipMemAccessFlags*, hipMemPool_t, hipMemLocation*))
-SH_NOT_IMPLEMENTED(hipMemPoolExportToShareableHandle,
-                   (void*, hipMemPool_t, hipMemAllocationHandleType, unsigned int))
-SH_NOT_IMPLEMENTED(hipMemPoolImportFromShareableHandle,
-                   (hipMemPool_t*, void*, hipMemAllocationHandleType, unsigned int))
-SH_NOT_IMPLEMENTED(hipMemPoolExportPointer, (hipMemPoolPtrExportData*, void*))
-SH_NOT_IMPLEMENTED(hipMemPoolImportPointer, (void**, hipMemPool_t, hipMemPoolPtrExportData*))
-SH_NOT_IMPLEMENTED(hipDeviceGetDefaultMemPool, (hipMemPool_t*, int))
-SH_NOT_IMPLEMENTED(hipDeviceSetMemPool, (int, hipMemPool_t))
-SH_NOT_IMPLEMENTED(hipDeviceGetMemPool, (hipMemPool_t*, int))
-
 // Texture references (deprecated in HIP)
 SH_NOT_IMPLEMENTED(hipTexRefSetAddressMode, (textureReference*, int, enum hipTextureAddressMode))
 SH_NOT_IMPLEMENTED(hipTexRefSetArray, (textureReference*, hipArray_const_t, unsigned int))

@@ -640,7 +640,8 @@ typedef struct hipMemPoolProps {
   hipMemAllocationHandleType handleTypes;
   hipMemLocation location;
   void* win32SecurityAttributes;
-  unsigned char reserved[64]; /* must be zero */
+  size_t maxSize;             /* ROCm 6.2; 0: no limit */
+  unsigned char reserved[56]; /* must be zero */
 } hipMemPoolProps;
 
 typedef struct hipMemPoolPtrExportData {

@@ -1,0 +1,619 @@
+// Rows: stream-ordered allocation and memory pools (cuMemAllocAsync,
+// cuMemAllocFromPoolAsync, cuMemFreeAsync, cuMemPool*, cuDevice*MemPool and
+// the hip* twins).
+//
+// Reuse across streams is proven with a stream held by a host function: a
+// block freed there is not finished, so another stream may take it only
+// through an event dependency or by waiting for the free, never before.
+#include <cuda.h>
+#include <hip/hip_runtime_api.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "conformance_kernels.h"
+#include "conformance_util.h"
+
+namespace streamhal::conformance {
+namespace {
+
+constexpr size_t kMiB = size_t{1} << 20;
+
+// A host function that holds its stream until Open().
+class Gate {
+ public:
+  static void Hold(void* raw) {
+    auto* gate = static_cast<Gate*>(raw);
+    while (!gate->open_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  void Open() { open_.store(true); }
+
+ private:
+  std::atomic<bool> open_{false};
+};
+
+uint64_t PoolBytes(CUmemoryPool pool, CUmemPool_attribute attribute) {
+  uint64_t value = ~uint64_t{0};
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolGetAttribute(pool, attribute, &value));
+  return value;
+}
+
+void SetReuse(CUmemoryPool pool, int follow_events, int opportunistic, int internal) {
+  ASSERT_CU(
+      CUDA_SUCCESS,
+      cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES, &follow_events));
+  ASSERT_CU(CUDA_SUCCESS,
+            cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC, &opportunistic));
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolSetAttribute(
+                              pool, CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES, &internal));
+}
+
+void KeepEverything(CUmemoryPool pool) {
+  uint64_t threshold = ~uint64_t{0};
+  ASSERT_CU(CUDA_SUCCESS,
+            cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold));
+}
+
+class MemPoolConformance : public ContextTest {
+ protected:
+  void SetUp() override {
+    ContextTest::SetUp();
+    if (HasFatalFailure()) return;
+    scale_ = LoadCudaKernel(kScaleOffsetGlsl, "scale_offset", &module_);
+    ASSERT_NE(scale_, nullptr);
+  }
+
+  CUmemoryPool NewPool(size_t max_size = 0) {
+    CUmemPoolProps props{};
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = 0;
+    props.maxSize = max_size;
+    CUmemoryPool pool = nullptr;
+    EXPECT_CU(CUDA_SUCCESS, cuMemPoolCreate(&pool, &props));
+    return pool;
+  }
+
+  // data[i] = data[i] * scale + offset in `stream`.
+  void Scale(CUdeviceptr data, uint32_t n, float scale, float offset, CUstream stream) {
+    void* params[] = {&data, &scale, &offset, &n};
+    ASSERT_CU(CUDA_SUCCESS,
+              cuLaunchKernel(scale_, (n + 63) / 64, 1, 1, 64, 1, 1, 0, stream, params, nullptr));
+  }
+
+  CUmodule module_ = nullptr;
+  CUfunction scale_ = nullptr;
+};
+
+TEST_F(MemPoolConformance, AllocAsyncMemoryRunsKernelsInStreamOrder) {
+  constexpr uint32_t kN = 10000;
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  std::vector<float> host = Iota(kN, 1.0f), out(kN, 0.0f);
+  for (CUstream s : {stream, static_cast<CUstream>(nullptr)}) {
+    CUdeviceptr data = 0;
+    ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&data, kN * sizeof(float), s));
+    ASSERT_NE(data, 0u);
+    EXPECT_EQ(data % 256, 0u);
+    ASSERT_CU(CUDA_SUCCESS, cuMemcpyHtoDAsync(data, host.data(), kN * sizeof(float), s));
+    Scale(data, kN, 2.0f, 1.0f, s);
+    ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(out.data(), data, kN * sizeof(float), s));
+    ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, s));
+    ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(s));
+    for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(out[i], host[i] * 2.0f + 1.0f) << i;
+    // Freed: no longer an allocation.
+    EXPECT_CU(CUDA_ERROR_NOT_FOUND, cuMemGetAddressRange(nullptr, nullptr, data));
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+}
+
+TEST_F(MemPoolConformance, AllocFromPoolAsyncUsesThatPool) {
+  constexpr uint32_t kN = 4096;
+  CUmemoryPool pool = NewPool();
+  ASSERT_NE(pool, nullptr);
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, 0));
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&data, kN * sizeof(float), pool, stream));
+  EXPECT_GE(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), kN * sizeof(float));
+  EXPECT_CU(CUDA_SUCCESS, cuMemsetD32Async(data, 0x3f800000, kN, stream));  // 1.0f
+  Scale(data, kN, 3.0f, 0.5f, stream);
+  std::vector<float> out(kN);
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(out.data(), data, kN * sizeof(float), stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(out[i], 3.5f) << i;
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 0u);
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
+TEST_F(MemPoolConformance, AFreedBlockIsReusedInItsStreamWithoutNewMemory) {
+  CUmemoryPool pool = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceGetDefaultMemPool(&pool, 0));
+  KeepEverything(pool);
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr first = 0, second = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&first, kMiB, stream));
+  const uint64_t reserved = PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT);
+  EXPECT_GE(reserved, kMiB);
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(first, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&second, kMiB, stream));
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), reserved);
+  // A request a little smaller is served by the same block.
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(second, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&second, kMiB - 4096, stream));
+  EXPECT_EQ(second, first);
+  Scale(second, 1000, 0.0f, 7.0f, stream);
+  float value = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(&value, second + 999 * 4, 4, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(second, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_EQ(value, 7.0f);
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolTrimTo(pool, 0));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0u);
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+}
+
+TEST_F(MemPoolConformance, AnotherStreamGetsAFreedBlockOnlyAfterTheEventDependency) {
+  CUmemoryPool pool = NewPool();
+  KeepEverything(pool);
+  SetReuse(pool, /*follow_events=*/1, /*opportunistic=*/0, /*internal=*/0);
+  CUstream a = nullptr, b = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+  Gate gate;
+  ASSERT_CU(CUDA_SUCCESS, cuLaunchHostFunc(a, &Gate::Hold, &gate));
+  CUdeviceptr x = 0, y = 0, z = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&x, kMiB, pool, a));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(x, a));
+  // Stream a is held: its free has not happened, and b has no dependency.
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&y, kMiB, pool, b));
+  EXPECT_NE(y, x);
+  CUevent event = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+  ASSERT_CU(CUDA_SUCCESS, cuEventRecord(event, a));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamWaitEvent(b, event, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&z, kMiB, pool, b));
+  EXPECT_EQ(z, x);
+  // Work on the reused block in b runs after a's free: not before the gate.
+  Scale(z, 256, 0.0f, 5.0f, b);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_CU(CUDA_ERROR_NOT_READY, cuStreamQuery(b));
+  gate.Open();
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(b));
+  float value = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&value, z + 255 * 4, 4));
+  EXPECT_EQ(value, 5.0f);
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(y, b));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(z, b));
+  EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(event));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(a));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(b));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
+TEST_F(MemPoolConformance, OpportunisticAndInternalDependencyReuse) {
+  CUmemoryPool pool = NewPool();
+  KeepEverything(pool);
+  CUstream a = nullptr, b = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+  // Opportunistic: a finished free serves another stream.
+  SetReuse(pool, 0, /*opportunistic=*/1, 0);
+  CUdeviceptr x = 0, y = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&x, kMiB, pool, a));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(x, a));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(a));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&y, kMiB, pool, b));
+  EXPECT_EQ(y, x);
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(y, b));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(b));
+
+  // Internal dependencies: an unfinished free serves another stream, which
+  // then waits for it.
+  SetReuse(pool, 0, 0, /*internal=*/1);
+  Gate gate;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&x, kMiB, pool, a));
+  ASSERT_CU(CUDA_SUCCESS, cuLaunchHostFunc(a, &Gate::Hold, &gate));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(x, a));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&y, kMiB, pool, b));
+  EXPECT_EQ(y, x);
+  Scale(y, 64, 0.0f, 9.0f, b);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_CU(CUDA_ERROR_NOT_READY, cuStreamQuery(b));
+  gate.Open();
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(b));
+  float value = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&value, y + 63 * 4, 4));
+  EXPECT_EQ(value, 9.0f);
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(y, b));
+
+  // Every policy off: a finished free in another stream is not reused.
+  SetReuse(pool, 0, 0, 0);
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(b));
+  CUdeviceptr z = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&z, kMiB, pool, a));
+  EXPECT_NE(z, y);
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(z, a));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(a));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(b));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
+TEST_F(MemPoolConformance, AttributesReportAndResetWatermarks) {
+  CUmemoryPool pool = NewPool();
+  int flag = -1;
+  for (CUmemPool_attribute attribute :
+       {CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC,
+        CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES}) {
+    ASSERT_CU(CUDA_SUCCESS, cuMemPoolGetAttribute(pool, attribute, &flag));
+    EXPECT_EQ(flag, 1);  // every policy is on in a new pool
+    int off = 0;
+    ASSERT_CU(CUDA_SUCCESS, cuMemPoolSetAttribute(pool, attribute, &off));
+    ASSERT_CU(CUDA_SUCCESS, cuMemPoolGetAttribute(pool, attribute, &flag));
+    EXPECT_EQ(flag, 0);
+  }
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD), 0u);
+  uint64_t threshold = 3 * kMiB;
+  ASSERT_CU(CUDA_SUCCESS,
+            cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD), threshold);
+
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, 0));
+  CUdeviceptr a = 0, b = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&a, 2 * kMiB, pool, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&b, 2 * kMiB, pool, stream));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 4 * kMiB);
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 4 * kMiB);
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(a, stream));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 2 * kMiB);
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH), 4 * kMiB);
+  // The synchronisation gives back what lies above the 3 MiB threshold.
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * kMiB);
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH), 4 * kMiB);
+  // High watermarks reset to the current value, and only with 0.
+  uint64_t zero = 0, one = 1;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &zero));
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, &zero));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH), 2 * kMiB);
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH), 2 * kMiB);
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &one));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &zero));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &zero));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolGetAttribute(pool, static_cast<CUmemPool_attribute>(99), &zero));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, nullptr));
+  // TrimTo gives back finished cached memory down to what it is told to keep.
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(b, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * kMiB);
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolTrimTo(pool, 0));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0u);
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
+TEST_F(MemPoolConformance, APoolOverItsMaxSizeIsOutOfMemoryUntilMemoryIsFreed) {
+  CUmemoryPool pool = NewPool(/*max_size=*/2 * kMiB);
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, 0));
+  CUdeviceptr a = 0, b = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&a, 3 * kMiB / 2, pool, stream));
+  EXPECT_CU(CUDA_ERROR_OUT_OF_MEMORY, cuMemAllocFromPoolAsync(&b, kMiB, pool, stream));
+  EXPECT_EQ(b, 0u);
+  // a is still good.
+  Scale(a, 128, 0.0f, 2.0f, stream);
+  float value = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(&value, a + 127 * 4, 4, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(a, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_EQ(value, 2.0f);
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&b, kMiB, pool, stream));
+  EXPECT_NE(b, 0u);
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(b, stream));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
+TEST_F(MemPoolConformance, DefaultAndCurrentPoolsOfADevice) {
+  CUmemoryPool default_pool = nullptr, current = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceGetDefaultMemPool(&default_pool, 0));
+  ASSERT_NE(default_pool, nullptr);
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceGetMemPool(&current, 0));
+  EXPECT_EQ(current, default_pool);
+  EXPECT_EQ(DeviceAttribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED), 1);
+  EXPECT_EQ(DeviceAttribute(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES), 0);
+
+  CUmemoryPool pool = NewPool();
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceSetMemPool(0, pool));
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceGetMemPool(&current, 0));
+  EXPECT_EQ(current, pool);
+  // cuMemAllocAsync takes from the current pool.
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&data, kMiB, nullptr));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), kMiB);
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, nullptr));
+  // Destroying the current pool makes the default current again.
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceGetMemPool(&current, 0));
+  EXPECT_EQ(current, default_pool);
+
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolDestroy(default_pool));
+  EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetDefaultMemPool(&current, 99));
+  EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetMemPool(&current, -1));
+  EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceSetMemPool(99, default_pool));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceSetMemPool(0, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceSetMemPool(0, pool));  // destroyed
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetDefaultMemPool(nullptr, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetMemPool(nullptr, 0));
+}
+
+TEST_F(MemPoolConformance, ThePoolsDeviceHasReadWriteAccess) {
+  CUmemoryPool pool = NewPool();
+  CUmemLocation location{CU_MEM_LOCATION_TYPE_DEVICE, 0};
+  CUmemAccess_flags flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolGetAccess(&flags, pool, &location));
+  EXPECT_EQ(flags, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+  CUmemAccessDesc desc{location, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolSetAccess(pool, &desc, 1));
+  desc.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, &desc, 1));
+  desc.flags = static_cast<CUmemAccess_flags>(7);
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, &desc, 1));
+  desc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  desc.location.id = 99;
+  EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemPoolSetAccess(pool, &desc, 1));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, nullptr, 1));
+  location.type = CU_MEM_LOCATION_TYPE_INVALID;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolGetAccess(&flags, pool, &location));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolGetAccess(nullptr, pool, &location));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
+// Pools with shareable handles need exportable device memory; the device
+// reports no handle types, so creation refuses them and the IPC calls report
+// what is wrong with their arguments.
+TEST_F(MemPoolConformance, ShareableHandlesAreNotSupportedOnThisDevice) {
+  ProvesNotSupported();
+  CUmemPoolProps props{};
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  props.location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+  CUmemoryPool exportable = nullptr;
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolCreate(&exportable, &props));
+  CUmemoryPool pool = NewPool();
+  int fd = -1;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportToShareableHandle(
+                                          &fd, pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  CUmemoryPool imported = nullptr;
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
+            cuMemPoolImportFromShareableHandle(&imported,
+                                               reinterpret_cast<void*>(static_cast<uintptr_t>(3)),
+                                               CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&data, 4096, pool, nullptr));
+  CUmemPoolPtrExportData export_data{};
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportPointer(&export_data, data));
+  CUdeviceptr imported_pointer = 0;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolImportPointer(&imported_pointer, pool, &export_data));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
+TEST_F(MemPoolConformance, BadInputIsRefusedAndLosesNothing) {
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, 0));
+  CUdeviceptr data = 0;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAllocAsync(nullptr, 64, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAllocAsync(&data, 0, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAllocFromPoolAsync(&data, 64, nullptr, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(nullptr, nullptr));
+  CUmemPoolProps props{};
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.location = {CU_MEM_LOCATION_TYPE_DEVICE, 7};
+  CUmemoryPool pool = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemPoolCreate(&pool, &props));
+  props.location.id = 0;
+  props.allocType = CU_MEM_ALLOCATION_TYPE_INVALID;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&pool, &props));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolDestroy(nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolTrimTo(nullptr, 0));
+
+  // Double and interior frees.
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&data, 4096, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeAsync(data + 16, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeAsync(data, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeAsync(0, stream));
+
+  // cuMemFree of a pool pointer returns it to the pool (the caller has
+  // ordered its work before); cuMemFreeAsync of cuMemAlloc memory frees it
+  // once the stream gets there.
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&data, 4096, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(data));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFree(data));
+  CUdeviceptr plain = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&plain, 4096));
+  Scale(plain, 16, 0.0f, 1.0f, stream);
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(plain, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFree(plain));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+
+  // A destroyed pool with a block still out: the block stays usable and
+  // can be freed; the handle is dead at once.
+  pool = nullptr;
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolCreate(&pool, &props));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&data, 4096, pool, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAllocFromPoolAsync(&plain, 64, pool, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolDestroy(pool));
+  Scale(data, 16, 0.0f, 4.0f, stream);
+  float value = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(&value, data + 60, 4, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_EQ(value, 4.0f);
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+}
+
+// ---- HIP --------------------------------------------------------------------
+
+class HipMemPoolConformance : public MemPoolConformance {
+ protected:
+  hipMemPool_t NewHipPool(size_t max_size = 0) {
+    hipMemPoolProps props{};
+    props.allocType = hipMemAllocationTypePinned;
+    props.handleTypes = hipMemHandleTypeNone;
+    props.location.type = hipMemLocationTypeDevice;
+    props.location.id = 0;
+    props.maxSize = max_size;
+    hipMemPool_t pool = nullptr;
+    EXPECT_HIP(hipSuccess, hipMemPoolCreate(&pool, &props));
+    return pool;
+  }
+  uint64_t HipPoolBytes(hipMemPool_t pool, hipMemPoolAttr attribute) {
+    uint64_t value = ~uint64_t{0};
+    EXPECT_HIP(hipSuccess, hipMemPoolGetAttribute(pool, attribute, &value));
+    return value;
+  }
+};
+
+TEST_F(HipMemPoolConformance, MallocAsyncAndFromPoolRunKernels) {
+  constexpr uint32_t kN = 2048;
+  hipStream_t stream = nullptr;
+  ASSERT_HIP(hipSuccess, hipStreamCreate(&stream));
+  hipMemPool_t pool = NewHipPool();
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_HIP(hipSuccess, hipMallocAsync(&a, kN * sizeof(float), stream));
+  ASSERT_HIP(hipSuccess, hipMallocFromPoolAsync(&b, kN * sizeof(float), pool, stream));
+  EXPECT_EQ(HipPoolBytes(pool, hipMemPoolAttrUsedMemCurrent), kN * sizeof(float));
+  std::vector<float> host = Iota(kN, 1.0f), out(kN);
+  ASSERT_HIP(hipSuccess, hipMemcpyHtoDAsync(a, host.data(), kN * sizeof(float), stream));
+  Scale(reinterpret_cast<CUdeviceptr>(a), kN, 2.0f, 0.0f, reinterpret_cast<CUstream>(stream));
+  ASSERT_HIP(hipSuccess, hipMemcpyDtoDAsync(b, a, kN * sizeof(float), stream));
+  ASSERT_HIP(hipSuccess, hipMemcpyDtoHAsync(out.data(), b, kN * sizeof(float), stream));
+  ASSERT_HIP(hipSuccess, hipFreeAsync(a, stream));
+  ASSERT_HIP(hipSuccess, hipFreeAsync(b, stream));
+  ASSERT_HIP(hipSuccess, hipStreamSynchronize(stream));
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(out[i], host[i] * 2.0f) << i;
+  EXPECT_EQ(HipPoolBytes(pool, hipMemPoolAttrUsedMemCurrent), 0u);
+  EXPECT_EQ(HipPoolBytes(pool, hipMemPoolAttrReservedMemCurrent), 0u);  // threshold 0
+  EXPECT_HIP(hipErrorInvalidValue, hipFreeAsync(a, stream));
+  EXPECT_HIP(hipErrorInvalidValue, hipMallocAsync(nullptr, 64, stream));
+  EXPECT_HIP(hipSuccess, hipMemPoolDestroy(pool));
+  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolDestroy(pool));
+  EXPECT_HIP(hipSuccess, hipStreamDestroy(stream));
+}
+
+TEST_F(HipMemPoolConformance, PoolAttributesTrimAndReuse) {
+  hipMemPool_t pool = NewHipPool();
+  uint64_t keep = ~uint64_t{0};
+  ASSERT_HIP(hipSuccess, hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &keep));
+  int flag = 0;
+  ASSERT_HIP(hipSuccess, hipMemPoolGetAttribute(pool, hipMemPoolReuseAllowOpportunistic, &flag));
+  EXPECT_EQ(flag, 1);
+  ASSERT_HIP(hipSuccess, hipMemPoolSetAttribute(pool, hipMemPoolReuseAllowOpportunistic, &flag));
+  hipStream_t stream = nullptr;
+  ASSERT_HIP(hipSuccess, hipStreamCreate(&stream));
+  void* first = nullptr;
+  void* second = nullptr;
+  ASSERT_HIP(hipSuccess, hipMallocFromPoolAsync(&first, kMiB, pool, stream));
+  ASSERT_HIP(hipSuccess, hipFreeAsync(first, stream));
+  ASSERT_HIP(hipSuccess, hipStreamSynchronize(stream));
+  EXPECT_EQ(HipPoolBytes(pool, hipMemPoolAttrReservedMemCurrent), kMiB);
+  ASSERT_HIP(hipSuccess, hipMallocFromPoolAsync(&second, kMiB, pool, stream));
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(HipPoolBytes(pool, hipMemPoolAttrUsedMemHigh), kMiB);
+  ASSERT_HIP(hipSuccess, hipFree(second));  // back to the pool, no synchronisation
+  ASSERT_HIP(hipSuccess, hipMemPoolTrimTo(pool, 0));
+  EXPECT_EQ(HipPoolBytes(pool, hipMemPoolAttrReservedMemCurrent), 0u);
+  uint64_t zero = 0;
+  ASSERT_HIP(hipSuccess, hipMemPoolSetAttribute(pool, hipMemPoolAttrUsedMemHigh, &zero));
+  EXPECT_EQ(HipPoolBytes(pool, hipMemPoolAttrUsedMemHigh), 0u);
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipMemPoolSetAttribute(pool, hipMemPoolAttrReservedMemCurrent, &zero));
+  EXPECT_HIP(hipSuccess, hipStreamDestroy(stream));
+  EXPECT_HIP(hipSuccess, hipMemPoolDestroy(pool));
+}
+
+TEST_F(HipMemPoolConformance, MaxSizeOutOfMemoryThenRoomAfterFree) {
+  hipMemPool_t pool = NewHipPool(/*max_size=*/kMiB);
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_HIP(hipSuccess, hipMallocFromPoolAsync(&a, kMiB, pool, nullptr));
+  EXPECT_HIP(hipErrorOutOfMemory, hipMallocFromPoolAsync(&b, 4096, pool, nullptr));
+  ASSERT_HIP(hipSuccess, hipFreeAsync(a, nullptr));
+  ASSERT_HIP(hipSuccess, hipStreamSynchronize(nullptr));
+  ASSERT_HIP(hipSuccess, hipMallocFromPoolAsync(&b, 4096, pool, nullptr));
+  EXPECT_HIP(hipSuccess, hipFreeAsync(b, nullptr));
+  EXPECT_HIP(hipSuccess, hipMemPoolDestroy(pool));
+}
+
+TEST_F(HipMemPoolConformance, DevicePoolsAndAccess) {
+  hipMemPool_t default_pool = nullptr, current = nullptr;
+  ASSERT_HIP(hipSuccess, hipDeviceGetDefaultMemPool(&default_pool, 0));
+  ASSERT_HIP(hipSuccess, hipDeviceGetMemPool(&current, 0));
+  EXPECT_EQ(current, default_pool);
+  hipMemPool_t pool = NewHipPool();
+  ASSERT_HIP(hipSuccess, hipDeviceSetMemPool(0, pool));
+  ASSERT_HIP(hipSuccess, hipDeviceGetMemPool(&current, 0));
+  EXPECT_EQ(current, pool);
+  hipMemLocation location{hipMemLocationTypeDevice, 0};
+  hipMemAccessFlags flags = hipMemAccessFlagsProtNone;
+  ASSERT_HIP(hipSuccess, hipMemPoolGetAccess(&flags, pool, &location));
+  EXPECT_EQ(flags, hipMemAccessFlagsProtReadWrite);
+  hipMemAccessDesc desc{location, hipMemAccessFlagsProtReadWrite};
+  EXPECT_HIP(hipSuccess, hipMemPoolSetAccess(pool, &desc, 1));
+  desc.flags = hipMemAccessFlagsProtNone;
+  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolSetAccess(pool, &desc, 1));
+  ASSERT_HIP(hipSuccess, hipMemPoolDestroy(pool));
+  ASSERT_HIP(hipSuccess, hipDeviceGetMemPool(&current, 0));
+  EXPECT_EQ(current, default_pool);
+  EXPECT_HIP(hipErrorInvalidDevice, hipDeviceGetDefaultMemPool(&current, 42));
+  EXPECT_HIP(hipErrorInvalidValue, hipDeviceSetMemPool(0, nullptr));
+}
+
+TEST_F(HipMemPoolConformance, ShareableHandlesAreNotSupportedOnThisDevice) {
+  ProvesNotSupported();
+  hipMemPoolProps props{};
+  props.allocType = hipMemAllocationTypePinned;
+  props.handleTypes = hipMemHandleTypePosixFileDescriptor;
+  props.location = {hipMemLocationTypeDevice, 0};
+  hipMemPool_t pool = nullptr;
+  EXPECT_HIP(hipErrorNotSupported, hipMemPoolCreate(&pool, &props));
+  pool = NewHipPool();
+  int fd = -1;
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 0));
+  hipMemPool_t imported = nullptr;
+  EXPECT_HIP(hipErrorNotSupported, hipMemPoolImportFromShareableHandle(
+                                       &imported, &fd, hipMemHandleTypePosixFileDescriptor, 0));
+  void* data = nullptr;
+  ASSERT_HIP(hipSuccess, hipMallocFromPoolAsync(&data, 4096, pool, nullptr));
+  hipMemPoolPtrExportData export_data{};
+  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolExportPointer(&export_data, data));
+  void* imported_pointer = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolImportPointer(&imported_pointer, pool, &export_data));
+  EXPECT_HIP(hipSuccess, hipFreeAsync(data, nullptr));
+  EXPECT_HIP(hipSuccess, hipMemPoolDestroy(pool));
+}
+
+}  // namespace
+}  // namespace streamhal::conformance

@@ -1,0 +1,771 @@
+#include "core/mem_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/runtime.h"
+#include "core/status.h"
+#include "core/stream.h"
+
+namespace streamhal {
+namespace {
+
+// Blocks are whole multiples of this (CUDA aligns allocations to 256 bytes
+// at least); a cached block serves a request of up to a quarter less.
+constexpr uint64_t kBlockGranularity = 512;
+// How many cached blocks of fitting size an allocation looks at before it
+// asks the device for a new one: keeps a call's cost flat however many
+// blocks other streams have cached.
+constexpr int kMaxCandidates = 32;
+
+// Bytes cached in every pool, and blocks freed with cuMemFreeAsync that came
+// from cuMemAlloc: synchronisation points have work only when either is
+// nonzero.
+std::atomic<uint64_t> g_cached_bytes{0};
+
+// A non-pool allocation freed in a stream: released once the stream passes
+// `point`.
+struct DeferredFree {
+  std::unique_ptr<Allocation> allocation;
+  uint64_t stream = 0;
+  uint64_t point = 0;
+};
+
+// Whether a stream (by handle) has passed `point`. A destroyed stream
+// finished its work when it was destroyed.
+bool StreamPassed(uint64_t stream_handle, uint64_t point) {
+  if (stream_handle == 0) return true;
+  Stream* stream = LookupAs<Stream>(stream_handle);
+  if (stream == nullptr) return true;
+  absl::StatusOr<bool> complete = stream->IsComplete(point);
+  // A failed stream runs nothing more: nothing still uses the block.
+  return !complete.ok() || *complete;
+}
+
+// Every pool (default, created, destroyed with blocks still out), each
+// device's default and current pool, and the deferred frees.
+class Pools {
+ public:
+  MemPool* DefaultPool(Device* device) {
+    MutexLock lock(&mutex_);
+    return DefaultPoolLocked(device);
+  }
+  MemPool* CurrentPool(Device* device) {
+    MutexLock lock(&mutex_);
+    auto it = current_.find(device->ordinal());
+    if (it != current_.end()) return it->second;
+    return DefaultPoolLocked(device);
+  }
+  void SetCurrentPool(Device* device, MemPool* pool) {
+    MutexLock lock(&mutex_);
+    current_[device->ordinal()] = pool;
+  }
+  MemPool* Add(std::unique_ptr<MemPool> pool) {
+    MutexLock lock(&mutex_);
+    MemPool* raw = pool.get();
+    pools_.push_back(std::move(pool));
+    return raw;
+  }
+  // cuMemPoolDestroy: the pool stops being current; it is deleted now when
+  // no block is out, else when its last block comes back (Collect).
+  void Destroy(MemPool* pool) {
+    std::unique_ptr<MemPool> doomed;
+    {
+      MutexLock lock(&mutex_);
+      for (auto it = current_.begin(); it != current_.end();) {
+        if (it->second == pool) {
+          current_.erase(it++);
+        } else {
+          ++it;
+        }
+      }
+      pool->Retire();
+      if (!pool->HasLiveBlocks()) doomed = TakeLocked(pool);
+    }
+    if (doomed != nullptr) doomed->Trim(0, /*wait=*/true);
+  }
+  // Deletes `pool` if it was destroyed and its last block has come back.
+  void Collect(MemPool* pool) {
+    std::unique_ptr<MemPool> doomed;
+    {
+      MutexLock lock(&mutex_);
+      if (pool->retired() && !pool->HasLiveBlocks()) doomed = TakeLocked(pool);
+    }
+    if (doomed != nullptr) doomed->Trim(0, /*wait=*/true);
+  }
+  void Defer(DeferredFree free) {
+    MutexLock lock(&mutex_);
+    deferred_.push_back(std::move(free));
+    g_cached_bytes.fetch_add(1, std::memory_order_relaxed);
+  }
+  // Deinit: every context is gone, so every block is back and no work runs.
+  void Clear() {
+    std::vector<std::unique_ptr<MemPool>> pools;
+    std::vector<DeferredFree> deferred;
+    {
+      MutexLock lock(&mutex_);
+      pools.swap(pools_);
+      deferred.swap(deferred_);
+      g_cached_bytes.fetch_sub(deferred.size(), std::memory_order_relaxed);
+      defaults_.clear();
+      current_.clear();
+    }
+    for (auto& pool : pools) pool->Trim(0, /*wait=*/true);
+  }
+  void Synchronized() {
+    std::vector<DeferredFree> finished;
+    {
+      MutexLock lock(&mutex_);
+      // Under the lock, so that no pool is deleted meanwhile.
+      for (const auto& pool : pools_) pool->ReleaseAboveThreshold();
+      for (auto it = deferred_.begin(); it != deferred_.end();) {
+        if (StreamPassed(it->stream, it->point)) {
+          finished.push_back(std::move(*it));
+          it = deferred_.erase(it);
+          g_cached_bytes.fetch_sub(1, std::memory_order_relaxed);
+        } else {
+          ++it;
+        }
+      }
+    }
+    finished.clear();  // the backend frees outside the lock
+  }
+
+ private:
+  MemPool* DefaultPoolLocked(Device* device) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    MemPool*& pool = defaults_[device->ordinal()];
+    if (pool == nullptr) {
+      MemPoolProps props;
+      props.location_id = device->ordinal();
+      pools_.push_back(std::make_unique<MemPool>(device, props, /*is_default=*/true));
+      pool = pools_.back().get();
+    }
+    return pool;
+  }
+  std::unique_ptr<MemPool> TakeLocked(MemPool* pool) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    for (auto it = pools_.begin(); it != pools_.end(); ++it) {
+      if (it->get() == pool) {
+        std::unique_ptr<MemPool> taken = std::move(*it);
+        pools_.erase(it);
+        return taken;
+      }
+    }
+    return nullptr;
+  }
+
+  Mutex mutex_;
+  std::vector<std::unique_ptr<MemPool>> pools_ ABSL_GUARDED_BY(mutex_);
+  absl::flat_hash_map<int, MemPool*> defaults_ ABSL_GUARDED_BY(mutex_);
+  absl::flat_hash_map<int, MemPool*> current_ ABSL_GUARDED_BY(mutex_);
+  std::vector<DeferredFree> deferred_ ABSL_GUARDED_BY(mutex_);
+};
+
+Pools& GetPools() {
+  static Pools* pools = new Pools;  // leaked: no static destructor
+  return *pools;
+}
+
+absl::StatusOr<MemPool*> ResolvePool(uint64_t handle, const char* api) {
+  HandleState state = HandleState::kLive;
+  MemPool* pool = LookupAs<MemPool>(handle, &state);
+  if (pool == nullptr || pool->retired()) {
+    return Error(ErrorCode::kInvalidValue, api, ": ",
+                 handle == 0 ? "the pool is null" : "not a live memory pool");
+  }
+  return pool;
+}
+
+absl::StatusOr<Device*> ResolveDeviceOrdinal(int ordinal, const char* api) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  absl::StatusOr<Device*> device = GetDevice(ordinal);
+  if (!device.ok()) return Error(ErrorCode::kInvalidDevice, api, ": no device ", ordinal);
+  return device;
+}
+
+// A stream-ordered allocation or free may not be captured: that would need
+// graph memory nodes, which streamhal does not have.
+absl::Status RefuseCapture(Stream* stream, const char* api) {
+  if (stream->capture() == nullptr) return absl::OkStatus();
+  return Error(ErrorCode::kNotSupported, api,
+               ": stream-ordered allocation in a capturing stream needs graph memory nodes, "
+               "which are not supported");
+}
+
+absl::Status AllocFrom(MemPool* pool, uint64_t* dptr, size_t bytes, uint64_t stream_handle,
+                       const char* api) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (dptr == nullptr) return Error(ErrorCode::kInvalidValue, api, ": dptr is null");
+  if (bytes == 0) return Error(ErrorCode::kInvalidValue, api, ": bytesize is 0");
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  SH_RETURN_IF_ERROR(RefuseCapture(stream, api));
+  if (pool == nullptr) pool = GetPools().CurrentPool(stream->context()->device());
+  if (pool->device() != stream->context()->device()) {
+    return Error(ErrorCode::kInvalidValue, api, ": the pool belongs to device ",
+                 pool->device()->ordinal(), ", the stream to device ",
+                 stream->context()->device()->ordinal());
+  }
+  (void)context;
+  SH_ASSIGN_OR_RETURN(Allocation * block, pool->Allocate(stream->context(), stream, bytes));
+  *dptr = block->device_address();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// ---- MemPool ----------------------------------------------------------------
+
+MemPool::MemPool(Device* device, const MemPoolProps& props, bool is_default)
+    : Object(kKind), device_(device), props_(props), is_default_(is_default) {}
+
+MemPool::~MemPool() {
+  MutexLock lock(&mutex_);
+  for (auto& [size, block] : cache_) {
+    g_cached_bytes.fetch_sub(size, std::memory_order_relaxed);
+  }
+}
+
+bool MemPool::retired() const {
+  MutexLock lock(&mutex_);
+  return retired_;
+}
+
+void MemPool::Retire() {
+  MutexLock lock(&mutex_);
+  retired_ = true;
+}
+
+bool MemPool::HasLiveBlocks() const {
+  MutexLock lock(&mutex_);
+  return live_blocks_ > 0;
+}
+
+void MemPool::AccountReserved(int64_t delta) {
+  reserved_ += static_cast<uint64_t>(delta);
+  reserved_high_ = std::max(reserved_high_, reserved_);
+}
+
+void MemPool::AccountUsed(int64_t delta) {
+  used_ += static_cast<uint64_t>(delta);
+  used_high_ = std::max(used_high_, used_);
+}
+
+bool MemPool::Reusable(const CachedBlock& block, Stream* stream, bool* needs_wait) const {
+  *needs_wait = false;
+  if (block.stream == 0 || block.stream == stream->handle()) return true;
+  if (follow_event_dependencies_ && stream->WaitedPoint(block.stream) >= block.point) return true;
+  if (allow_opportunistic_ && StreamPassed(block.stream, block.point)) return true;
+  if (allow_internal_dependencies_) {
+    *needs_wait = true;
+    return true;
+  }
+  return false;
+}
+
+std::unique_ptr<Allocation> MemPool::Hand(CachedBlock* block, Context* context, uint64_t bytes) {
+  std::unique_ptr<Allocation> allocation = std::move(block->allocation);
+  allocation->context = context;
+  allocation->size = bytes;
+  ++live_blocks_;
+  AccountUsed(static_cast<int64_t>(allocation->block_size));
+  g_cached_bytes.fetch_sub(allocation->block_size, std::memory_order_relaxed);
+  return allocation;
+}
+
+absl::StatusOr<Allocation*> MemPool::Allocate(Context* context, Stream* stream, uint64_t bytes) {
+  const DeviceProperties& properties = device_->properties();
+  if (bytes > properties.max_allocation_size || bytes > UINT64_MAX - (kBlockGranularity - 1)) {
+    return Error(ErrorCode::kOutOfMemory, "cuMemAllocAsync: ", bytes,
+                 " bytes exceeds the largest allocation");
+  }
+  const uint64_t size = (bytes + kBlockGranularity - 1) / kBlockGranularity * kBlockGranularity;
+  const uint64_t largest_fit = size + size / 4;
+
+  std::unique_ptr<Allocation> block;
+  uint64_t wait_stream = 0, wait_point = 0;
+  {
+    MutexLock lock(&mutex_);
+    // Blocks that need no wait first; one that does only when none is free.
+    auto waiting = cache_.end();
+    int looked = 0;
+    for (auto it = cache_.lower_bound(size);
+         it != cache_.end() && it->first <= largest_fit && looked < kMaxCandidates;
+         ++it, ++looked) {
+      bool needs_wait = false;
+      if (!Reusable(it->second, stream, &needs_wait)) continue;
+      if (!needs_wait) {
+        block = Hand(&it->second, context, bytes);
+        cache_.erase(it);
+        break;
+      }
+      if (waiting == cache_.end()) waiting = it;
+    }
+    if (block == nullptr && waiting != cache_.end()) {
+      wait_stream = waiting->second.stream;
+      wait_point = waiting->second.point;
+      block = Hand(&waiting->second, context, bytes);
+      cache_.erase(waiting);
+    }
+  }
+  if (block != nullptr && wait_stream != 0) {
+    // kReuseAllowInternalDependencies: the allocating stream waits for the
+    // free. A source stream destroyed meanwhile finished its work.
+    if (Stream* source = LookupAs<Stream>(wait_stream)) {
+      absl::Status waited = stream->Record([&](BackendStream* backend) {
+        return backend->RecordWait(source->backend(), wait_point);
+      });
+      if (!waited.ok()) {
+        MutexLock lock(&mutex_);
+        --live_blocks_;
+        used_ -= block->block_size;
+        g_cached_bytes.fetch_add(block->block_size, std::memory_order_relaxed);
+        block->context = nullptr;
+        cache_.emplace(block->block_size, CachedBlock{std::move(block), wait_stream, wait_point});
+        return waited;
+      }
+      stream->NoteWaited(wait_stream, wait_point);
+    }
+  }
+
+  if (block == nullptr) {
+    if (props_.max_size != 0) {
+      // Over the pool's limit, finished cached blocks make room first.
+      auto over_limit = [&] {
+        MutexLock lock(&mutex_);
+        return size > props_.max_size - std::min(props_.max_size, reserved_);
+      };
+      if (over_limit()) Trim(props_.max_size > size ? props_.max_size - size : 0, /*wait=*/false);
+      if (over_limit()) {
+        return Error(ErrorCode::kOutOfMemory, "cuMemAllocAsync: ", size,
+                     " more bytes would take the pool past its maxSize of ", props_.max_size);
+      }
+    }
+    absl::StatusOr<std::unique_ptr<BackendAllocation>> backend =
+        device_->backend()->Allocate(size, MemoryKind::kDevice);
+    if (!backend.ok() && ErrorCodeOf(backend.status()) == ErrorCode::kOutOfMemory) {
+      // Give this pool's finished cached memory back and try once more.
+      Trim(0, /*wait=*/false);
+      backend = device_->backend()->Allocate(size, MemoryKind::kDevice);
+    }
+    if (!backend.ok()) return backend.status();
+    block = std::make_unique<Allocation>();
+    block->backend = std::move(*backend);
+    block->context = context;
+    block->kind = AllocationKind::kDevice;
+    block->size = bytes;
+    block->pool = this;
+    block->block_size = size;
+    MutexLock lock(&mutex_);
+    AccountReserved(static_cast<int64_t>(size));
+    AccountUsed(static_cast<int64_t>(size));
+    ++live_blocks_;
+  }
+  Allocation* raw = block.get();
+  InsertAllocation(std::move(block));
+  return raw;
+}
+
+void MemPool::Cache(std::unique_ptr<Allocation> block, uint64_t stream, uint64_t point) {
+  MutexLock lock(&mutex_);
+  --live_blocks_;
+  used_ -= block->block_size;
+  block->context = nullptr;
+  g_cached_bytes.fetch_add(block->block_size, std::memory_order_relaxed);
+  const uint64_t size = block->block_size;
+  cache_.emplace(size, CachedBlock{std::move(block), stream, point});
+}
+
+void MemPool::Trim(uint64_t keep, bool wait) {
+  std::vector<std::unique_ptr<Allocation>> released;
+  {
+    MutexLock lock(&mutex_);
+    // Largest blocks first: the fewest releases reach the target.
+    for (auto it = cache_.end(); it != cache_.begin() && reserved_ > keep;) {
+      --it;
+      CachedBlock& cached = it->second;
+      if (!StreamPassed(cached.stream, cached.point)) {
+        if (!wait) continue;
+        if (Stream* stream = LookupAs<Stream>(cached.stream)) {
+          (void)stream->Wait(cached.point);  // a failed stream runs nothing more
+        }
+      }
+      reserved_ -= it->first;
+      g_cached_bytes.fetch_sub(it->first, std::memory_order_relaxed);
+      released.push_back(std::move(cached.allocation));
+      it = cache_.erase(it);
+    }
+  }
+  // Destroyed outside the lock; nothing on the device uses them any more.
+}
+
+void MemPool::ReleaseAboveThreshold() {
+  uint64_t threshold = 0;
+  {
+    MutexLock lock(&mutex_);
+    if (cache_.empty() || reserved_ <= release_threshold_) return;
+    threshold = release_threshold_;
+  }
+  Trim(threshold, /*wait=*/false);
+}
+
+absl::Status MemPool::SetAttribute(int attribute, const void* value) {
+  if (value == nullptr)
+    return Error(ErrorCode::kInvalidValue, "cuMemPoolSetAttribute: value is null");
+  MutexLock lock(&mutex_);
+  int flag = 0;
+  uint64_t bytes = 0;
+  switch (attribute) {
+    case kPoolAttrReuseFollowEventDependencies:
+    case kPoolAttrReuseAllowOpportunistic:
+    case kPoolAttrReuseAllowInternalDependencies:
+      std::memcpy(&flag, value, sizeof(flag));
+      (attribute == kPoolAttrReuseFollowEventDependencies ? follow_event_dependencies_
+       : attribute == kPoolAttrReuseAllowOpportunistic    ? allow_opportunistic_
+                                                       : allow_internal_dependencies_) = flag != 0;
+      return absl::OkStatus();
+    case kPoolAttrReleaseThreshold:
+      std::memcpy(&release_threshold_, value, sizeof(release_threshold_));
+      return absl::OkStatus();
+    case kPoolAttrReservedMemHigh:
+    case kPoolAttrUsedMemHigh:
+      // The high watermarks can only be reset (to the current value).
+      std::memcpy(&bytes, value, sizeof(bytes));
+      if (bytes != 0) {
+        return Error(ErrorCode::kInvalidValue,
+                     "cuMemPoolSetAttribute: a high watermark can only be reset, with 0");
+      }
+      if (attribute == kPoolAttrReservedMemHigh) {
+        reserved_high_ = reserved_;
+      } else {
+        used_high_ = used_;
+      }
+      return absl::OkStatus();
+    case kPoolAttrReservedMemCurrent:
+    case kPoolAttrUsedMemCurrent:
+      return Error(ErrorCode::kInvalidValue, "cuMemPoolSetAttribute: attribute ", attribute,
+                   " is read-only");
+    default:
+      return Error(ErrorCode::kInvalidValue, "cuMemPoolSetAttribute: unknown attribute ",
+                   attribute);
+  }
+}
+
+absl::Status MemPool::GetAttribute(int attribute, void* value) {
+  if (value == nullptr)
+    return Error(ErrorCode::kInvalidValue, "cuMemPoolGetAttribute: value is null");
+  MutexLock lock(&mutex_);
+  auto put_flag = [&](bool flag) {
+    const int v = flag ? 1 : 0;
+    std::memcpy(value, &v, sizeof(v));
+    return absl::OkStatus();
+  };
+  auto put_bytes = [&](uint64_t bytes) {
+    std::memcpy(value, &bytes, sizeof(bytes));
+    return absl::OkStatus();
+  };
+  switch (attribute) {
+    case kPoolAttrReuseFollowEventDependencies:
+      return put_flag(follow_event_dependencies_);
+    case kPoolAttrReuseAllowOpportunistic:
+      return put_flag(allow_opportunistic_);
+    case kPoolAttrReuseAllowInternalDependencies:
+      return put_flag(allow_internal_dependencies_);
+    case kPoolAttrReleaseThreshold:
+      return put_bytes(release_threshold_);
+    case kPoolAttrReservedMemCurrent:
+      return put_bytes(reserved_);
+    case kPoolAttrReservedMemHigh:
+      return put_bytes(reserved_high_);
+    case kPoolAttrUsedMemCurrent:
+      return put_bytes(used_);
+    case kPoolAttrUsedMemHigh:
+      return put_bytes(used_high_);
+    default:
+      return Error(ErrorCode::kInvalidValue, "cuMemPoolGetAttribute: unknown attribute ",
+                   attribute);
+  }
+}
+
+// ---- entry points -----------------------------------------------------------
+
+absl::Status MemAllocAsync(uint64_t* dptr, size_t bytes, uint64_t stream) {
+  return AllocFrom(nullptr, dptr, bytes, stream, "cuMemAllocAsync");
+}
+
+absl::Status MemAllocFromPoolAsync(uint64_t* dptr, size_t bytes, uint64_t pool_handle,
+                                   uint64_t stream) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(pool_handle, "cuMemAllocFromPoolAsync"));
+  return AllocFrom(pool, dptr, bytes, stream, "cuMemAllocFromPoolAsync");
+}
+
+absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream_handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  SH_RETURN_IF_ERROR(RefuseCapture(stream, "cuMemFreeAsync"));
+  Allocation* allocation = FindDeviceAllocationAt(dptr);
+  if (allocation == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuMemFreeAsync: 0x", absl::Hex(dptr),
+                 " is not the start of a live device allocation");
+  }
+  if (allocation->context->device() != stream->context()->device()) {
+    return Error(ErrorCode::kInvalidValue, "cuMemFreeAsync: the memory belongs to device ",
+                 allocation->context->device()->ordinal(), ", the stream to device ",
+                 stream->context()->device()->ordinal());
+  }
+  // The legacy stream's free follows the earlier work of the blocking
+  // streams as any command on it would: an empty command collects those
+  // waits.
+  if (stream->role() == StreamRole::kLegacy) {
+    SH_RETURN_IF_ERROR(stream->Record([](BackendStream*) { return absl::OkStatus(); }));
+  }
+  SH_ASSIGN_OR_RETURN(const uint64_t point, stream->Flush());
+  std::unique_ptr<Allocation> owned = RemoveAllocation(allocation);
+  BumpResourceGeneration();
+  if (MemPool* pool = owned->pool) {
+    pool->Cache(std::move(owned), stream->handle(), point);
+    GetPools().Collect(pool);
+  } else {
+    GetPools().Defer(DeferredFree{std::move(owned), stream->handle(), point});
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MemPoolFreeNow(Allocation* allocation) {
+  std::unique_ptr<Allocation> owned = RemoveAllocation(allocation);
+  BumpResourceGeneration();
+  MemPool* pool = owned->pool;
+  pool->Cache(std::move(owned), /*stream=*/0, /*point=*/0);
+  GetPools().Collect(pool);
+  return absl::OkStatus();
+}
+
+void MemPoolReclaim(std::unique_ptr<Allocation> block) {
+  MemPool* pool = block->pool;
+  pool->Cache(std::move(block), /*stream=*/0, /*point=*/0);
+  GetPools().Collect(pool);
+}
+
+void DestroyAllMemPools() { GetPools().Clear(); }
+
+void MemPoolsSynchronized() {
+  if (g_cached_bytes.load(std::memory_order_relaxed) == 0) return;
+  GetPools().Synchronized();
+}
+
+absl::Status MemPoolCreate(HandleOut out, const MemPoolProps& props) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuMemPoolCreate: pool is null");
+  if (props.allocation_type != kMemAllocationTypePinned) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolCreate: allocType must be "
+                 "CU_MEM_ALLOCATION_TYPE_PINNED");
+  }
+  if (props.location_type != kMemLocationTypeDevice) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolCreate: location.type must be CU_MEM_LOCATION_TYPE_DEVICE");
+  }
+  SH_ASSIGN_OR_RETURN(Device * device, ResolveDeviceOrdinal(props.location_id, "cuMemPoolCreate"));
+  constexpr int kKnownHandleTypes =
+      kMemHandleTypePosixFd | kMemHandleTypeWin32 | kMemHandleTypeWin32Kmt;
+  if ((props.handle_types & ~kKnownHandleTypes) != 0) {
+    return Error(ErrorCode::kInvalidValue, "cuMemPoolCreate: unknown handle types 0x",
+                 absl::Hex(props.handle_types));
+  }
+  if (props.handle_types != kMemHandleTypeNone) {
+    return Error(ErrorCode::kNotSupported,
+                 "cuMemPoolCreate: pools with shareable handles need memory the device can "
+                 "export, which streamhal does not provide (CU_DEVICE_ATTRIBUTE_MEMPOOL_"
+                 "SUPPORTED_HANDLE_TYPES is 0)");
+  }
+  MemPool* pool = GetPools().Add(std::make_unique<MemPool>(device, props, /*is_default=*/false));
+  out.Set(pool->handle());
+  return absl::OkStatus();
+}
+
+absl::Status MemPoolDestroy(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(handle, "cuMemPoolDestroy"));
+  if (pool->is_default()) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolDestroy: a device's default pool cannot be "
+                 "destroyed");
+  }
+  GetPools().Destroy(pool);
+  return absl::OkStatus();
+}
+
+absl::Status MemPoolSetAttribute(uint64_t handle, int attribute, const void* value) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(handle, "cuMemPoolSetAttribute"));
+  return pool->SetAttribute(attribute, value);
+}
+
+absl::Status MemPoolGetAttribute(uint64_t handle, int attribute, void* value) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(handle, "cuMemPoolGetAttribute"));
+  return pool->GetAttribute(attribute, value);
+}
+
+absl::Status MemPoolTrimTo(uint64_t handle, size_t min_bytes_to_keep) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(handle, "cuMemPoolTrimTo"));
+  pool->Trim(min_bytes_to_keep, /*wait=*/false);
+  return absl::OkStatus();
+}
+
+namespace {
+
+// The access `desc` asks for, checked: the pool's own device always has
+// read-write access; other devices would need peer access, which streamhal
+// does not provide yet.
+absl::Status CheckAccess(const MemPool& pool, const MemAccessDesc& desc, const char* api) {
+  if (desc.location_type != kMemLocationTypeDevice) {
+    return Error(ErrorCode::kInvalidValue, api, ": location.type must be a device");
+  }
+  SH_RETURN_IF_ERROR(ResolveDeviceOrdinal(desc.location_id, api).status());
+  if (desc.flags != kMemAccessProtNone && desc.flags != kMemAccessProtRead &&
+      desc.flags != kMemAccessProtReadWrite) {
+    return Error(ErrorCode::kInvalidValue, api, ": unknown access flags ", desc.flags);
+  }
+  if (desc.location_id == pool.device()->ordinal()) {
+    if (desc.flags != kMemAccessProtReadWrite) {
+      return Error(ErrorCode::kInvalidValue, api,
+                   ": the pool's own device always has read-write access");
+    }
+    return absl::OkStatus();
+  }
+  if (desc.flags != kMemAccessProtNone) {
+    return Error(ErrorCode::kNotSupported, api, ": device ", desc.location_id,
+                 " cannot access memory of device ", pool.device()->ordinal(), " (no peer access)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status MemPoolSetAccess(uint64_t handle, const MemAccessDesc* map, size_t count) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(handle, "cuMemPoolSetAccess"));
+  if (map == nullptr && count != 0) {
+    return Error(ErrorCode::kInvalidValue, "cuMemPoolSetAccess: map is null");
+  }
+  // All or nothing: every entry is checked before any takes effect (none
+  // changes anything today).
+  for (size_t i = 0; i < count; ++i) {
+    SH_RETURN_IF_ERROR(CheckAccess(*pool, map[i], "cuMemPoolSetAccess"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MemPoolGetAccess(int* flags, uint64_t handle, const MemAccessDesc* location) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(handle, "cuMemPoolGetAccess"));
+  if (flags == nullptr || location == nullptr) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolGetAccess: flags and location must not be null");
+  }
+  if (location->location_type != kMemLocationTypeDevice) {
+    return Error(ErrorCode::kInvalidValue, "cuMemPoolGetAccess: location.type must be a device");
+  }
+  SH_RETURN_IF_ERROR(ResolveDeviceOrdinal(location->location_id, "cuMemPoolGetAccess").status());
+  *flags = location->location_id == pool->device()->ordinal() ? kMemAccessProtReadWrite
+                                                              : kMemAccessProtNone;
+  return absl::OkStatus();
+}
+
+absl::Status MemPoolExportToShareableHandle(void* handle_out, uint64_t handle, int handle_type,
+                                            unsigned long long flags) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(handle, "cuMemPoolExportToShareableHandle"));
+  if (handle_out == nullptr || flags != 0) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolExportToShareableHandle: handle_out is null or flags are not 0");
+  }
+  if ((pool->props().handle_types & handle_type) == 0 || handle_type == kMemHandleTypeNone) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolExportToShareableHandle: the pool was not "
+                 "created with handle type ",
+                 handle_type);
+  }
+  return Error(ErrorCode::kNotSupported, "cuMemPoolExportToShareableHandle: not supported");
+}
+
+absl::Status MemPoolImportFromShareableHandle(HandleOut out, void* handle, int handle_type,
+                                              unsigned long long flags) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (out.is_null() || handle == nullptr || flags != 0) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolImportFromShareableHandle: pool_out or "
+                 "handle is null, or flags are not 0");
+  }
+  if (handle_type != kMemHandleTypePosixFd && handle_type != kMemHandleTypeWin32 &&
+      handle_type != kMemHandleTypeWin32Kmt) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolImportFromShareableHandle: unknown handle type ", handle_type);
+  }
+  return Error(ErrorCode::kNotSupported,
+               "cuMemPoolImportFromShareableHandle: this device cannot "
+               "import memory from another process");
+}
+
+absl::Status MemPoolExportPointer(void* export_data, uint64_t dptr) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (export_data == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuMemPoolExportPointer: shareData_out is null");
+  }
+  Allocation* allocation = FindDeviceAllocationAt(dptr);
+  if (allocation == nullptr || allocation->pool == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuMemPoolExportPointer: 0x", absl::Hex(dptr),
+                 " is not the start of a live pool allocation");
+  }
+  // Only pools with shareable handles export pointers; none can be created.
+  return Error(ErrorCode::kInvalidValue,
+               "cuMemPoolExportPointer: the pool was created without a shareable handle type");
+}
+
+absl::Status MemPoolImportPointer(uint64_t* dptr, uint64_t handle, const void* export_data) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(handle, "cuMemPoolImportPointer"));
+  if (dptr == nullptr || export_data == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuMemPoolImportPointer: ptr_out or shareData is null");
+  }
+  (void)pool;
+  // Only pools imported from a shareable handle import pointers.
+  return Error(ErrorCode::kInvalidValue,
+               "cuMemPoolImportPointer: the pool was not imported from another process");
+}
+
+absl::Status DeviceGetDefaultMemPool(HandleOut out, int ordinal) {
+  SH_ASSIGN_OR_RETURN(Device * device, ResolveDeviceOrdinal(ordinal, "cuDeviceGetDefaultMemPool"));
+  if (out.is_null()) {
+    return Error(ErrorCode::kInvalidValue, "cuDeviceGetDefaultMemPool: pool_out is null");
+  }
+  out.Set(GetPools().DefaultPool(device)->handle());
+  return absl::OkStatus();
+}
+
+absl::Status DeviceGetMemPool(HandleOut out, int ordinal) {
+  SH_ASSIGN_OR_RETURN(Device * device, ResolveDeviceOrdinal(ordinal, "cuDeviceGetMemPool"));
+  if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuDeviceGetMemPool: pool is null");
+  out.Set(GetPools().CurrentPool(device)->handle());
+  return absl::OkStatus();
+}
+
+absl::Status DeviceSetMemPool(int ordinal, uint64_t handle) {
+  SH_ASSIGN_OR_RETURN(Device * device, ResolveDeviceOrdinal(ordinal, "cuDeviceSetMemPool"));
+  SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(handle, "cuDeviceSetMemPool"));
+  if (pool->device() != device) {
+    return Error(ErrorCode::kInvalidValue, "cuDeviceSetMemPool: the pool belongs to device ",
+                 pool->device()->ordinal());
+  }
+  GetPools().SetCurrentPool(device, pool);
+  return absl::OkStatus();
+}
+
+}  // namespace streamhal

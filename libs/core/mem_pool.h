@@ -1,0 +1,199 @@
+// Memory pools and stream-ordered allocation (cuMemAllocAsync, cuMemFreeAsync,
+// cuMemPool*, cuDevice{Get,Set,GetDefault}MemPool and the hip* twins).
+//
+// A pool hands out blocks: each is one backend allocation, entered in the
+// address map (memory.h) while the caller owns it. A block freed in a stream
+// leaves the address map at once and waits in the pool's cache, tagged with
+// the stream and the stream point after which nothing uses it any more. A
+// later allocation takes a cached block of a fitting size without any backend
+// call when the reuse rules allow it:
+//   - in the stream that freed it, always (stream order covers the free);
+//   - in another stream, when that stream has waited for an event recorded
+//     after the free (kReuseFollowEventDependencies), when the free has
+//     already finished on the device (kReuseAllowOpportunistic), or by making
+//     the allocating stream wait for the free (kReuseAllowInternalDependencies).
+// At synchronisation points (stream, event and context synchronisation)
+// every pool gives cached blocks whose free has finished back to the device
+// until what it holds is at most its release threshold.
+#ifndef STREAMHAL_CORE_MEM_POOL_H_
+#define STREAMHAL_CORE_MEM_POOL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/btree_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "core/handle.h"
+#include "core/memory.h"
+#include "core/mutex.h"
+
+namespace streamhal {
+
+class Context;
+class Device;
+class Stream;
+
+// CUmemPool_attribute (hipMemPoolAttr has the same values).
+inline constexpr int kPoolAttrReuseFollowEventDependencies = 1;
+inline constexpr int kPoolAttrReuseAllowOpportunistic = 2;
+inline constexpr int kPoolAttrReuseAllowInternalDependencies = 3;
+inline constexpr int kPoolAttrReleaseThreshold = 4;
+inline constexpr int kPoolAttrReservedMemCurrent = 5;
+inline constexpr int kPoolAttrReservedMemHigh = 6;
+inline constexpr int kPoolAttrUsedMemCurrent = 7;
+inline constexpr int kPoolAttrUsedMemHigh = 8;
+
+// CUmemAllocationType, CUmemAllocationHandleType, CUmemLocationType and
+// CUmemAccess_flags values (HIP's agree).
+inline constexpr int kMemAllocationTypePinned = 1;
+inline constexpr int kMemHandleTypeNone = 0;
+inline constexpr int kMemHandleTypePosixFd = 1;
+inline constexpr int kMemHandleTypeWin32 = 2;
+inline constexpr int kMemHandleTypeWin32Kmt = 4;
+inline constexpr int kMemLocationTypeDevice = 1;
+inline constexpr int kMemAccessProtNone = 0;
+inline constexpr int kMemAccessProtRead = 1;
+inline constexpr int kMemAccessProtReadWrite = 3;
+
+// CUmemPoolProps / hipMemPoolProps, as the bindings read them.
+struct MemPoolProps {
+  int allocation_type = kMemAllocationTypePinned;
+  int handle_types = kMemHandleTypeNone;
+  int location_type = kMemLocationTypeDevice;
+  int location_id = 0;
+  // CUDA 12.2's maxSize (0: no limit besides the device's memory).
+  uint64_t max_size = 0;
+};
+
+// The most entries a cuMemPoolSetAccess map may have: more than any
+// machine has devices (the bindings copy the map before the core sees it).
+inline constexpr size_t kMaxAccessDescs = 1024;
+
+struct MemAccessDesc {
+  int location_type = kMemLocationTypeDevice;
+  int location_id = 0;
+  int flags = kMemAccessProtReadWrite;
+};
+
+class MemPool : public Object {
+ public:
+  static constexpr ObjectKind kKind = ObjectKind::kMemPool;
+
+  MemPool(Device* device, const MemPoolProps& props, bool is_default);
+  ~MemPool() override;
+
+  Device* device() const { return device_; }
+  const MemPoolProps& props() const { return props_; }
+  bool is_default() const { return is_default_; }
+
+  // A block of at least `bytes` for `stream`, cached or new.
+  absl::StatusOr<Allocation*> Allocate(Context* context, Stream* stream, uint64_t bytes);
+  // Takes back a block already removed from the address map: freed in
+  // stream `stream` (a handle) before `point`, or finished (stream 0).
+  void Cache(std::unique_ptr<Allocation> block, uint64_t stream, uint64_t point);
+  // Gives finished cached blocks back to the device until the pool holds at
+  // most `keep` bytes; with `wait`, first waits for unfinished frees.
+  void Trim(uint64_t keep, bool wait);
+  // Trim to the release threshold (a synchronisation point).
+  void ReleaseAboveThreshold();
+
+  absl::Status SetAttribute(int attribute, const void* value);
+  absl::Status GetAttribute(int attribute, void* value);
+
+  // Destroyed by the caller but still has blocks allocated.
+  bool retired() const;
+  void Retire();
+  bool HasLiveBlocks() const;
+
+ private:
+  struct CachedBlock {
+    std::unique_ptr<Allocation> allocation;
+    uint64_t stream = 0;  // the freeing stream's handle; 0: finished
+    uint64_t point = 0;   // the stream point after which the block is unused
+  };
+  // Whether a cached block may serve `stream` as is; sets `*needs_wait`
+  // when it may after `stream` waits for the free.
+  bool Reusable(const CachedBlock& block, Stream* stream, bool* needs_wait) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  void AccountReserved(int64_t delta) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  void AccountUsed(int64_t delta) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  std::unique_ptr<Allocation> Hand(CachedBlock* block, Context* context, uint64_t bytes)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  Device* const device_;
+  const MemPoolProps props_;
+  const bool is_default_;
+  mutable Mutex mutex_;
+  // Cached blocks by block size.
+  absl::btree_multimap<uint64_t, CachedBlock> cache_ ABSL_GUARDED_BY(mutex_);
+  bool follow_event_dependencies_ ABSL_GUARDED_BY(mutex_) = true;
+  bool allow_opportunistic_ ABSL_GUARDED_BY(mutex_) = true;
+  bool allow_internal_dependencies_ ABSL_GUARDED_BY(mutex_) = true;
+  uint64_t release_threshold_ ABSL_GUARDED_BY(mutex_) = 0;
+  uint64_t reserved_ ABSL_GUARDED_BY(mutex_) = 0;
+  uint64_t reserved_high_ ABSL_GUARDED_BY(mutex_) = 0;
+  uint64_t used_ ABSL_GUARDED_BY(mutex_) = 0;
+  uint64_t used_high_ ABSL_GUARDED_BY(mutex_) = 0;
+  uint64_t live_blocks_ ABSL_GUARDED_BY(mutex_) = 0;
+  bool retired_ ABSL_GUARDED_BY(mutex_) = false;
+};
+
+// --- Validated entry points ---
+// cuMemAllocAsync: from the device's current pool, usable by work ordered
+// after it in `stream`. kInvalidValue for a null dptr or size 0.
+absl::Status MemAllocAsync(uint64_t* dptr, size_t bytes, uint64_t stream);
+absl::Status MemAllocFromPoolAsync(uint64_t* dptr, size_t bytes, uint64_t pool, uint64_t stream);
+// cuMemFreeAsync: a pool block goes back to its pool in stream order; other
+// device memory (cuMemAlloc) is released once the stream reaches the free.
+// kInvalidValue for anything that is not the start of a live device
+// allocation (so also for a second free).
+absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream);
+
+absl::Status MemPoolCreate(HandleOut out, const MemPoolProps& props);
+// A pool with blocks still allocated lives on, unnamed, until they are
+// freed. The default pool of a device cannot be destroyed; destroying a
+// device's current pool makes its default pool current again.
+absl::Status MemPoolDestroy(uint64_t pool);
+// `value` points to an int (the three reuse attributes) or a uint64_t.
+absl::Status MemPoolSetAttribute(uint64_t pool, int attribute, const void* value);
+absl::Status MemPoolGetAttribute(uint64_t pool, int attribute, void* value);
+// Gives cached blocks whose free has finished back to the device until the
+// pool holds at most `min_bytes_to_keep`.
+absl::Status MemPoolTrimTo(uint64_t pool, size_t min_bytes_to_keep);
+absl::Status MemPoolSetAccess(uint64_t pool, const MemAccessDesc* map, size_t count);
+absl::Status MemPoolGetAccess(int* flags, uint64_t pool, const MemAccessDesc* location);
+// Shareable handles and exported pointers need pools created with a handle
+// type; this device cannot export memory, so such pools are refused at
+// creation (kNotSupported) and these calls report what the caller got wrong.
+absl::Status MemPoolExportToShareableHandle(void* handle_out, uint64_t pool, int handle_type,
+                                            unsigned long long flags);
+absl::Status MemPoolImportFromShareableHandle(HandleOut out, void* handle, int handle_type,
+                                              unsigned long long flags);
+absl::Status MemPoolExportPointer(void* export_data, uint64_t dptr);
+absl::Status MemPoolImportPointer(uint64_t* dptr, uint64_t pool, const void* export_data);
+
+absl::Status DeviceGetDefaultMemPool(HandleOut out, int device);
+absl::Status DeviceGetMemPool(HandleOut out, int device);
+absl::Status DeviceSetMemPool(int device, uint64_t pool);
+
+// --- Hooks for the rest of core ---
+// A synchronisation point: releases finished cached memory above each
+// pool's threshold. Cheap when no pool caches anything.
+void MemPoolsSynchronized();
+// cuMemFree of a pool block: back to its pool, reusable at once (CUDA: the
+// caller has made sure nothing uses it; no implicit synchronisation).
+// `allocation` is still in the address map.
+absl::Status MemPoolFreeNow(Allocation* allocation);
+// Context teardown: the context's blocks, already out of the address map,
+// return to their pools (the context's work has finished).
+void MemPoolReclaim(std::unique_ptr<Allocation> block);
+// Deinit, after every context is destroyed: frees every pool and what it
+// caches, before the devices go.
+void DestroyAllMemPools();
+
+}  // namespace streamhal
+
+#endif  // STREAMHAL_CORE_MEM_POOL_H_
