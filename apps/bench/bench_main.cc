@@ -81,6 +81,15 @@ class RatioReporter : public benchmark::ConsoleReporter {
           "BM_Streamhal_LaunchThreads/2/manual_time", "BM_Streamhal_LaunchThreads/1/manual_time");
     Ratio("record throughput, raw Vulkan: two threads / one thread", rates_,
           "BM_RawVulkan_RecordThreads/2/manual_time", "BM_RawVulkan_RecordThreads/1/manual_time");
+    Ratio("1 MiB pool alloc+free reused / cuMemAlloc+cuMemFree (target <= 0.1)", times_,
+          "BM_Streamhal_MemAllocAsyncFreeAsync_1MiB_Reused", "BM_Streamhal_MemAllocFree_1MiB");
+    Ratio("1 MiB pool alloc+free reused / raw buffer+memory alloc+free", times_,
+          "BM_Streamhal_MemAllocAsyncFreeAsync_1MiB_Reused", "BM_RawVulkan_BufferAllocFree_1MiB");
+    Ratio("1 MiB cuMemAlloc+cuMemFree / raw buffer+memory alloc+free", times_,
+          "BM_Streamhal_MemAllocFree_1MiB", "BM_RawVulkan_BufferAllocFree_1MiB");
+    Ratio("pool calls per second, 100,000 live / 1,000 live (flat: ~1)", rates_,
+          "BM_Streamhal_PoolAllocFreeWithNLive/100000/real_time",
+          "BM_Streamhal_PoolAllocFreeWithNLive/1000/real_time");
     Ratio("HtoD 64 MiB throughput: streamhal / memcpy (target >= 0.9)", rates_,
           "BM_Streamhal_MemcpyHtoD64MiB/real_time", "BM_HostMemcpy64MiB/real_time");
     Ratio("DtoH 64 MiB throughput: streamhal / memcpy (target >= 0.9)", rates_,

@@ -92,6 +92,7 @@ class Pools {
   }
   // Deletes `pool` if it was destroyed and its last block has come back.
   void Collect(MemPool* pool) {
+    if (!pool->retired()) return;  // the common case: no lock
     std::unique_ptr<MemPool> doomed;
     {
       MutexLock lock(&mutex_);
@@ -230,15 +231,7 @@ MemPool::~MemPool() {
   }
 }
 
-bool MemPool::retired() const {
-  MutexLock lock(&mutex_);
-  return retired_;
-}
-
-void MemPool::Retire() {
-  MutexLock lock(&mutex_);
-  retired_ = true;
-}
+void MemPool::Retire() { retired_.store(true, std::memory_order_release); }
 
 bool MemPool::HasLiveBlocks() const {
   MutexLock lock(&mutex_);

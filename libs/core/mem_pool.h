@@ -18,6 +18,7 @@
 #ifndef STREAMHAL_CORE_MEM_POOL_H_
 #define STREAMHAL_CORE_MEM_POOL_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -104,7 +105,7 @@ class MemPool : public Object {
   absl::Status GetAttribute(int attribute, void* value);
 
   // Destroyed by the caller but still has blocks allocated.
-  bool retired() const;
+  bool retired() const { return retired_.load(std::memory_order_acquire); }
   void Retire();
   bool HasLiveBlocks() const;
 
@@ -138,7 +139,7 @@ class MemPool : public Object {
   uint64_t used_ ABSL_GUARDED_BY(mutex_) = 0;
   uint64_t used_high_ ABSL_GUARDED_BY(mutex_) = 0;
   uint64_t live_blocks_ ABSL_GUARDED_BY(mutex_) = 0;
-  bool retired_ ABSL_GUARDED_BY(mutex_) = false;
+  std::atomic<bool> retired_{false};
 };
 
 // --- Validated entry points ---
