@@ -188,6 +188,7 @@ HANDLE_TYPES = {
     "CUevent": "Event", "hipEvent_t": "Event",
     "CUlinkState": "LinkState", "hipLinkState_t": "LinkState",
     "CUmemoryPool": "MemPool", "hipMemPool_t": "MemPool",
+    "CUmemGenericAllocationHandle": "MemHandle", "hipMemGenericAllocationHandle_t": "MemHandle",
     "CUgraph": "Graph", "hipGraph_t": "Graph",
     "CUgraphNode": "GraphNode", "hipGraphNode_t": "GraphNode",
     "CUgraphExec": "GraphExec", "hipGraphExec_t": "GraphExec",
@@ -330,7 +331,8 @@ DEFAULT_VARIANTS = {
     "HostFn": [("Null", None, "null")],
     "StreamCallback": [("Null", None, "null")],
 }
-for _h in ("Context", "Module", "Function", "Stream", "Event", "LinkState", "MemPool", "Graph",
+for _h in ("Context", "Module", "Function", "Stream", "Event", "LinkState", "MemPool", "MemHandle",
+           "Graph",
            "GraphNode", "GraphExec", "Array", "TexRef", "Kernel"):
     DEFAULT_VARIANTS[_h] = HANDLE_VARIANTS
 # CUDA: the NULL stream is the legacy default stream, valid wherever a stream is.

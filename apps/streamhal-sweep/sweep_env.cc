@@ -79,6 +79,8 @@ const char* RoleName(Role role) {
     case Role::kEvent: return "event";
     case Role::kLinkState: return "link state";
     case Role::kMemPool: return "memory pool";
+    case Role::kMemHandle:
+      return "physical allocation";
     case Role::kGraph: return "graph";
     case Role::kGraphNode: return "graph node";
     case Role::kGraphExec: return "graph exec";
@@ -416,6 +418,21 @@ uint64_t Env::Handle(Role role) {
       hipMemPool_t pool = nullptr;
       return hipMemPoolCreate(&pool, &props) == hipSuccess ? Bits(pool) : kPlaceholder;
     }
+    case Role::kMemHandle: {
+      const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+      if (cuda) {
+        CUmemAllocationProp prop{};
+        prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+        prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        CUmemGenericAllocationHandle handle = 0;
+        return cuMemCreate(&handle, page, &prop, 0) == CUDA_SUCCESS ? Bits(handle) : kPlaceholder;
+      }
+      hipMemAllocationProp prop{};
+      prop.type = hipMemAllocationTypePinned;
+      prop.location.type = hipMemLocationTypeDevice;
+      hipMemGenericAllocationHandle_t handle = nullptr;
+      return hipMemCreate(&handle, page, &prop, 0) == hipSuccess ? Bits(handle) : kPlaceholder;
+    }
     case Role::kLinkState: {
       if (cuda) {
         CUlinkState state = nullptr;
@@ -610,6 +627,15 @@ uint64_t Env::Destroyed(Role role) {
       if (cuda ? cuMemPoolDestroy(As<CUmemoryPool>(pool)) == CUDA_SUCCESS
                : hipMemPoolDestroy(As<hipMemPool_t>(pool)) == hipSuccess) {
         return pool;
+      }
+      break;
+    }
+    case Role::kMemHandle: {
+      const uint64_t handle = Handle(role);
+      if (handle == kPlaceholder) break;
+      if (cuda ? cuMemRelease(As<CUmemGenericAllocationHandle>(handle)) == CUDA_SUCCESS
+               : hipMemRelease(As<hipMemGenericAllocationHandle_t>(handle)) == hipSuccess) {
+        return handle;
       }
       break;
     }

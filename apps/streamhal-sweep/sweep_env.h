@@ -41,6 +41,7 @@ enum class Role : uint8_t {
   kEvent,
   kLinkState,
   kMemPool,
+  kMemHandle,  // a physical allocation from cuMemCreate / hipMemCreate
   kGraph,
   kGraphNode,
   kGraphExec,

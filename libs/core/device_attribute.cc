@@ -7,6 +7,7 @@
 
 #include "core/runtime.h"
 #include "core/status.h"
+#include "core/virtual_memory.h"
 
 namespace streamhal {
 namespace {
@@ -111,6 +112,11 @@ absl::Status GetDeviceAttribute(int* value, DeviceAttribute attribute, int devic
     return Error(ErrorCode::kInvalidValue, "cuDeviceGetAttribute: unknown attribute");
   }
   SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  // Probed on the device, not a property (core/virtual_memory.h).
+  if (attribute == DeviceAttribute::kVirtualMemoryManagementSupported) {
+    *value = VirtualMemorySupported(device) ? 1 : 0;
+    return absl::OkStatus();
+  }
   *value = DeviceAttributeValue(device->properties(), attribute);
   return absl::OkStatus();
 }

@@ -23,6 +23,7 @@ enum class ObjectKind : uint8_t {
   kLinkState,
   kArray,
   kTexRef,
+  kMemHandle,  // cuMemCreate
 };
 
 // Why a lookup failed.

@@ -22,6 +22,7 @@
 #include "core/mutex.h"
 #include "core/runtime.h"
 #include "core/status.h"
+#include "core/virtual_memory.h"
 
 namespace streamhal {
 namespace {
@@ -286,7 +287,7 @@ std::unique_ptr<Allocation> RemoveAllocation(Allocation* allocation) {
 Allocation* FindDeviceAllocationAt(uint64_t dptr) {
   Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
   if (allocation == nullptr || allocation->kind != AllocationKind::kDevice ||
-      allocation->device_address() != dptr) {
+      allocation->device_address() != dptr || allocation->virtual_mapping) {
     return nullptr;
   }
   return allocation;
@@ -298,6 +299,7 @@ void FreeContextAllocations(Context* context) {
   std::vector<std::unique_ptr<Allocation>> removed = GetRegistry().RemoveAllOf(context);
   for (std::unique_ptr<Allocation>& allocation : removed) {
     if (allocation->pool != nullptr) MemPoolReclaim(std::move(allocation));
+    if (allocation != nullptr && allocation->virtual_mapping) VirtualMemoryForget(allocation.get());
   }
   removed.clear();
 }

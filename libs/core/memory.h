@@ -47,6 +47,9 @@ struct Allocation {
   MemPool* pool = nullptr;
   // Pool blocks: the size of the backend allocation (at least `size`).
   uint64_t block_size = 0;
+  // A device import of mapped virtual memory (virtual_memory.h): freed by
+  // cuMemUnmap and cuMemSetAccess, never by cuMemFree.
+  bool virtual_mapping = false;
 
   uint64_t device_address() const { return backend->device_address(); }
 };

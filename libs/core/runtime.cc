@@ -10,6 +10,7 @@
 #include "core/mem_pool.h"
 #include "core/mutex.h"
 #include "core/status.h"
+#include "core/virtual_memory.h"
 
 namespace streamhal {
 namespace {
@@ -78,6 +79,7 @@ absl::Status Deinit() {
   // Contexts first: they own work and memory on the devices.
   DestroyAllContexts();
   DestroyAllMemPools();
+  ReleaseAllVirtualMemory();
   Runtime& runtime = GetRuntime();
   MutexLock lock(&runtime.mutex);
   g_initialized.store(false, std::memory_order_release);
