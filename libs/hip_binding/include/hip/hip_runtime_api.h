@@ -653,6 +653,10 @@ typedef struct ihipMemGenericAllocationHandle* hipMemGenericAllocationHandle_t;
 
 typedef struct hipMemAllocationProp {
   hipMemAllocationType type;
+  /* Both names, as in ROCm 6 (an anonymous union: C11, or C99 with GNU C). */
+#if defined(__GNUC__) && !defined(__cplusplus)
+  __extension__
+#endif
   union {
     hipMemAllocationHandleType requestedHandleType;
     hipMemAllocationHandleType requestedHandleTypes;
