@@ -272,7 +272,31 @@ absl::StatusOr<Allocation*> AllocateDeviceMemory(Context* context, uint64_t size
   return NewAllocation(context, size, MemoryKind::kDevice, AllocationKind::kDevice, 0);
 }
 
+absl::StatusOr<Allocation*> AllocateManagedMemory(Context* context, uint64_t size) {
+  if (!context->device()->properties().managed_memory) {
+    return Error(ErrorCode::kNotSupported, "cuMemAllocManaged: device ",
+                 context->device()->ordinal(),
+                 " cannot give memory with one address on the host and the device");
+  }
+  SH_ASSIGN_OR_RETURN(Allocation * allocation, NewAllocation(context, size, MemoryKind::kHostPinned,
+                                                             AllocationKind::kManaged, 0));
+  // The device promised this at creation (its probe allocation); a single
+  // allocation that breaks the promise is refused, never half-managed.
+  if (allocation->device_address() != reinterpret_cast<uintptr_t>(allocation->host)) {
+    std::unique_ptr<Allocation> owned = GetRegistry().Remove(allocation);
+    return Error(ErrorCode::kNotSupported,
+                 "cuMemAllocManaged: the device mapped the memory at a host address that is "
+                 "not its device address");
+  }
+  return allocation;
+}
+
 absl::Status FreeAllocation(Allocation* allocation) { return Release(allocation); }
+
+uint64_t NextBufferId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 void FreeContextAllocations(Context* context) {
   // The context has synchronised already; destruction happens here, outside
@@ -302,7 +326,9 @@ absl::Status MemFree(uint64_t dptr, bool allow_null) {
     return Error(ErrorCode::kInvalidValue, "cuMemFree: dptr is 0");
   }
   Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
-  if (allocation == nullptr || allocation->kind != AllocationKind::kDevice ||
+  if (allocation == nullptr ||
+      (allocation->kind != AllocationKind::kDevice &&
+       allocation->kind != AllocationKind::kManaged) ||
       allocation->device_address() != dptr) {
     return Error(ErrorCode::kInvalidValue, "cuMemFree: 0x", absl::Hex(dptr),
                  " is not the start of a live device allocation");
