@@ -191,9 +191,9 @@ absl::Status MemAllocManaged(uint64_t* dptr, size_t bytes, unsigned flags) {
   if (dptr == nullptr) return Error(ErrorCode::kInvalidValue, "cuMemAllocManaged: dptr is null");
   SH_RETURN_IF_ERROR(CheckAllocManagedFlags(flags));
   if (bytes == 0) return Error(ErrorCode::kInvalidValue, "cuMemAllocManaged: bytesize is 0");
-  SH_ASSIGN_OR_RETURN(Allocation * allocation, AllocateManagedMemory(context, bytes));
-  allocation->managed = std::make_shared<ManagedState>(bytes, flags);
-  allocation->host_flags = flags;
+  SH_ASSIGN_OR_RETURN(
+      Allocation * allocation,
+      AllocateManagedMemory(context, bytes, flags, std::make_shared<ManagedState>(bytes, flags)));
   *dptr = allocation->device_address();
   return absl::OkStatus();
 }

@@ -272,23 +272,34 @@ absl::StatusOr<Allocation*> AllocateDeviceMemory(Context* context, uint64_t size
   return NewAllocation(context, size, MemoryKind::kDevice, AllocationKind::kDevice, 0);
 }
 
-absl::StatusOr<Allocation*> AllocateManagedMemory(Context* context, uint64_t size) {
+absl::StatusOr<Allocation*> AllocateManagedMemory(Context* context, uint64_t size, unsigned flags,
+                                                  std::shared_ptr<ManagedState> managed) {
   if (!context->device()->properties().managed_memory) {
     return Error(ErrorCode::kNotSupported, "cuMemAllocManaged: device ",
                  context->device()->ordinal(),
                  " cannot give memory with one address on the host and the device");
   }
-  SH_ASSIGN_OR_RETURN(Allocation * allocation, NewAllocation(context, size, MemoryKind::kHostPinned,
-                                                             AllocationKind::kManaged, 0));
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendAllocation> backend,
+                      context->device()->backend()->Allocate(size, MemoryKind::kHostPinned));
   // The device promised this at creation (its probe allocation); a single
   // allocation that breaks the promise is refused, never half-managed.
-  if (allocation->device_address() != reinterpret_cast<uintptr_t>(allocation->host)) {
-    std::unique_ptr<Allocation> owned = GetRegistry().Remove(allocation);
+  if (backend->device_address() != reinterpret_cast<uintptr_t>(backend->host_pointer())) {
     return Error(ErrorCode::kNotSupported,
                  "cuMemAllocManaged: the device mapped the memory at a host address that is "
                  "not its device address");
   }
-  return allocation;
+  auto allocation = std::make_unique<Allocation>();
+  allocation->backend = std::move(backend);
+  allocation->context = context;
+  allocation->kind = AllocationKind::kManaged;
+  allocation->size = size;
+  allocation->host = allocation->backend->host_pointer();
+  allocation->host_flags = flags;
+  // Complete before it is registered: a lookup never sees it half made.
+  allocation->managed = std::move(managed);
+  Allocation* raw = allocation.get();
+  GetRegistry().Insert(std::move(allocation));
+  return raw;
 }
 
 absl::Status FreeAllocation(Allocation* allocation) { return Release(allocation); }

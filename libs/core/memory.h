@@ -91,8 +91,10 @@ ResolvedPointer ResolveAnyRange(uint64_t address, uint64_t size);
 // `context` and resolvable like any cuMemAlloc allocation.
 absl::StatusOr<Allocation*> AllocateDeviceMemory(Context* context, uint64_t size);
 // Memory with one address on the host and the device (cuMemAllocManaged),
-// owned by `context`; kNotSupported where the device cannot give it.
-absl::StatusOr<Allocation*> AllocateManagedMemory(Context* context, uint64_t size);
+// owned by `context`, registered with its attach `flags` and hint state;
+// kNotSupported where the device cannot give it.
+absl::StatusOr<Allocation*> AllocateManagedMemory(Context* context, uint64_t size, unsigned flags,
+                                                  std::shared_ptr<ManagedState> managed);
 // Frees an allocation after the context's work has finished.
 absl::Status FreeAllocation(Allocation* allocation);
 
