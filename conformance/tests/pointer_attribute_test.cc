@@ -278,6 +278,29 @@ TEST_F(PointerAttributeConformance, SyncMemopsCanBeSetAndIsReported) {
   ASSERT_CU(CUDA_SUCCESS, cuMemFree(device));
 }
 
+TEST_F(PointerAttributeConformance, SyncMemopsMakesSynchronousDeviceCopiesComplete) {
+  // CUDA: with SYNC_MEMOPS set, synchronous memory operations on the region
+  // always synchronize, even a device-to-device cuMemcpy, which otherwise
+  // may return before the copy has run.
+  constexpr size_t kBytes = 16 << 20;
+  CUdeviceptr src = 0, dst = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&src, kBytes));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dst, kBytes));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(src, 0x01020304, kBytes / 4));
+  const unsigned on = 1;
+  ASSERT_CU(CUDA_SUCCESS, cuPointerSetAttribute(&on, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, dst));
+  for (int round = 0; round < 3; ++round) {
+    ASSERT_CU(CUDA_SUCCESS, cuMemsetD32Async(src, 0x01020304 + round, kBytes / 4, nullptr));
+    ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoD(dst, src, kBytes));
+    EXPECT_CU(CUDA_SUCCESS, cuStreamQuery(nullptr));
+  }
+  uint32_t last = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&last, dst + kBytes - 4, 4));
+  EXPECT_EQ(last, 0x01020306u);
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(src));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(dst));
+}
+
 TEST_F(PointerAttributeConformance, SetAttributeRejectsBadArguments) {
   CUdeviceptr device = 0;
   ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&device, 1024));
