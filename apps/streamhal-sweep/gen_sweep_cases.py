@@ -304,6 +304,7 @@ DEFAULT_VARIANTS = {
     "RegisteredHost": HANDLE_VARIANTS,
     "DevPtr": HANDLE_VARIANTS,
     "DevPtrB": HANDLE_VARIANTS,
+    "Managed": HANDLE_VARIANTS,
     "Device": [("Value", ALL_ONES, "-1"), ("Value", 9999, "9999")],
     "Size": [("Value", ALL_ONES, "SIZE_MAX"), ("Value", ALL_ONES >> 1, "SIZE_MAX/2")],
     "CopySize": [("Value", ALL_ONES, "SIZE_MAX"), ("Value", ALL_ONES >> 1, "SIZE_MAX/2"),

@@ -325,6 +325,24 @@ uint64_t Env::DevPtr(int slot) {
   return devptr_[slot];
 }
 
+uint64_t Env::Managed() {
+  if (managed_ != 0) return managed_;
+  if (api_ == Api::kCuda) {
+    CUdeviceptr pointer = 0;
+    if (Check(cuMemAllocManaged(&pointer, kAllocationBytes, CU_MEM_ATTACH_GLOBAL),
+              "cuMemAllocManaged")) {
+      managed_ = pointer;
+    }
+  } else {
+    void* pointer = nullptr;
+    if (Check(hipMallocManaged(&pointer, kAllocationBytes, hipMemAttachGlobal),
+              "hipMallocManaged")) {
+      managed_ = Bits(pointer);
+    }
+  }
+  return managed_;
+}
+
 uint64_t Env::PinnedHost() {
   if (pinned_ != 0) return pinned_;
   void* pointer = nullptr;
@@ -545,6 +563,24 @@ uint64_t Env::Destroyed(Role role) {
       }
       return Bits(event);
     }
+    case Role::kManaged: {
+      if (cuda) {
+        CUdeviceptr pointer = 0;
+        if (!Check(cuMemAllocManaged(&pointer, kAllocationBytes, CU_MEM_ATTACH_GLOBAL),
+                   "cuMemAllocManaged") ||
+            !Check(cuMemFree(pointer), "cuMemFree")) {
+          return 0;
+        }
+        return pointer;
+      }
+      void* pointer = nullptr;
+      if (!Check(hipMallocManaged(&pointer, kAllocationBytes, hipMemAttachGlobal),
+                 "hipMallocManaged") ||
+          !Check(hipFree(pointer), "hipFree")) {
+        return 0;
+      }
+      return Bits(pointer);
+    }
     case Role::kDevPtr:
     case Role::kDevPtrB: {
       if (cuda) {
@@ -674,6 +710,8 @@ uint64_t Env::WrongKind(Role role) {
     case Role::kPinnedHost: return HostBuffer(101);
     case Role::kRegisteredHost: return PinnedHost();
     case Role::kHostMem: return DevPtr(0);
+    case Role::kManaged:
+      return DevPtr(0);        // device memory, not managed
     default: return Stream();  // a context, event, graph, ... gets a stream
   }
 }
@@ -807,6 +845,8 @@ uint64_t Env::ValidBits(int index, Role role, uint64_t valid) {
     case Role::kRegisteredHost: return RegisteredHost();
     case Role::kDevPtr: return DevPtr(0);
     case Role::kDevPtrB: return DevPtr(1);
+    case Role::kManaged:
+      return Managed();
     case Role::kKernelName:
       return Bits(kKernelName);
     case Role::kGlobalName:

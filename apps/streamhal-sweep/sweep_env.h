@@ -33,6 +33,7 @@ enum class Role : uint8_t {
   kRegisteredHost,  // host memory registered with cuMemHostRegister / hipHostRegister
   kDevPtr,          // base of a live 4 KiB device allocation
   kDevPtrB,         // base of a second one (the other side of a device copy)
+  kManaged,         // base of a live 4 KiB managed allocation (cuMemAllocManaged)
   kDevice,          // a device (ordinal 0)
   kContext,
   kModule,
@@ -191,6 +192,7 @@ class Env {
   uint64_t Stream();
   uint64_t Event();
   uint64_t DevPtr(int slot);
+  uint64_t Managed();
   uint64_t PinnedHost();
   uint64_t RegisteredHost();
   uint64_t HostMem();
@@ -228,6 +230,7 @@ class Env {
   uint64_t event_ = 0;
   uint64_t devptr_[2] = {0, 0};
   uint64_t pinned_ = 0;
+  uint64_t managed_ = 0;
   uint64_t registered_ = 0;
   uint64_t hostmem_ = 0;
   uint64_t kernel_params_ = 0;

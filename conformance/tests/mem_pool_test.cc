@@ -132,6 +132,38 @@ TEST_F(MemPoolConformance, AllocFromPoolAsyncUsesThatPool) {
   EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
 }
 
+TEST_F(MemPoolConformance, PoolPointersNameTheirPoolInTheirAttributes) {
+  CUmemoryPool pool = NewPool();
+  CUdeviceptr data = 0, plain = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&data, 10000, pool, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&plain, 64));
+  CUmemoryPool named = nullptr;
+  ASSERT_CU(CUDA_SUCCESS,
+            cuPointerGetAttribute(&named, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, data + 100));
+  EXPECT_EQ(named, pool);
+  ASSERT_CU(CUDA_SUCCESS,
+            cuPointerGetAttribute(&named, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, plain));
+  EXPECT_EQ(named, nullptr);
+  CUdeviceptr start = 0;
+  size_t size = 0;
+  ASSERT_CU(CUDA_SUCCESS,
+            cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, data + 100));
+  ASSERT_CU(CUDA_SUCCESS, cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, data));
+  EXPECT_EQ(start, data);
+  EXPECT_EQ(size, 10000u);
+  hipMemPool_t hip_named = nullptr;
+  ASSERT_HIP(hipSuccess, hipPointerGetAttribute(&hip_named, HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+                                                reinterpret_cast<hipDeviceptr_t>(data)));
+  EXPECT_EQ(reinterpret_cast<void*>(hip_named), reinterpret_cast<void*>(pool));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(nullptr));
+  // Freed: no longer a pointer CUDA knows.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuPointerGetAttribute(&named, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, data));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(plain));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
 TEST_F(MemPoolConformance, AFreedBlockIsReusedInItsStreamWithoutNewMemory) {
   CUmemoryPool pool = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuDeviceGetDefaultMemPool(&pool, 0));

@@ -79,21 +79,9 @@ SH_CUDA_NOT_IMPLEMENTED(cuLinkAddFile, nullptr, CUjitInputType{}, nullptr, 0, nu
 SH_CUDA_NOT_IMPLEMENTED(cuLinkComplete, nullptr, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuLinkDestroy, nullptr)
 
-// Memory management.
-SH_CUDA_NOT_IMPLEMENTED(cuMemAllocManaged, nullptr, 0, 0)
-
 // Copies.
 SH_CUDA_NOT_IMPLEMENTED(cuMemcpyPeer, 0, nullptr, 0, nullptr, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuMemcpyPeerAsync, 0, nullptr, 0, nullptr, 0, nullptr)
-
-// Pointer attributes and unified memory.
-SH_CUDA_NOT_IMPLEMENTED(cuPointerGetAttribute, nullptr, CUpointer_attribute{}, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuPointerSetAttribute, nullptr, CUpointer_attribute{}, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuPointerGetAttributes, 0, nullptr, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemAdvise, 0, 0, CUmem_advise{}, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemPrefetchAsync, 0, 0, 0, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuMemRangeGetAttribute, nullptr, 0, CUmem_range_attribute{}, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemRangeGetAttributes, nullptr, nullptr, nullptr, 0, 0, 0)
 
 // Inter-process communication.
 SH_CUDA_NOT_IMPLEMENTED(cuIpcGetEventHandle, nullptr, nullptr)
@@ -172,14 +160,6 @@ SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFla
 // Events
 
 // Memory
-SH_HIP_NOT_IMPLEMENTED(hipMallocManaged, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipPointerGetAttributes, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipPointerGetAttribute, nullptr, hipPointer_attribute{}, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipPointerSetAttribute, nullptr, hipPointer_attribute{}, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemAdvise, nullptr, 0, hipMemoryAdvise{}, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemPrefetchAsync, nullptr, 0, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemRangeGetAttribute, nullptr, 0, hipMemRangeAttribute{}, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemRangeGetAttributes, nullptr, nullptr, nullptr, 0, nullptr, 0)
 // Typed symbols: with a nullptr_t argument the const T& overloads would be chosen.
 SH_HIP_NOT_IMPLEMENTED(hipGetSymbolAddress, nullptr, static_cast<const void*>(nullptr))
 SH_HIP_NOT_IMPLEMENTED(hipGetSymbolSize, nullptr, static_cast<const void*>(nullptr))

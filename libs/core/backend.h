@@ -70,6 +70,9 @@ struct DeviceProperties {
   bool concurrent_kernels = true;
   bool unified_addressing = false;     // device and host address spaces disjoint
   bool can_map_host_memory = false;
+  // Host-visible memory has the same address on the host and the device,
+  // so it can serve as managed memory (cuMemAllocManaged).
+  bool managed_memory = false;
   bool ecc_enabled = false;
   int async_engine_count = 0;
 };

@@ -12,6 +12,7 @@
 #ifndef STREAMHAL_CORE_C_ENUM_H_
 #define STREAMHAL_CORE_C_ENUM_H_
 
+#include <cstddef>
 #include <cstring>
 #include <type_traits>
 
@@ -29,6 +30,15 @@ int EnumArgument(const E& argument) {
 // Whether `value` lies in [first, last], the range of enumerators a binding
 // checked an EnumArgument against before converting it back to E (any value
 // in that range is a valid value of E, so the conversion is defined).
+// Element `index` of a C array of enum values (cuPointerGetAttributes'
+// attributes), read as int like EnumArgument, one element at a time so that
+// nothing past what the caller validated is read.
+inline int EnumArrayElement(const void* array, size_t index) {
+  int value;
+  std::memcpy(&value, static_cast<const char*>(array) + index * sizeof(int), sizeof(value));
+  return value;
+}
+
 template <typename E>
 constexpr bool EnumInRange(int value, E first, E last) {
   return value >= static_cast<int>(first) && value <= static_cast<int>(last);

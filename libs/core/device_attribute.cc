@@ -73,18 +73,23 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
     // Stream-ordered allocation (core/mem_pool.h); no shareable handle types.
     case DeviceAttribute::kMemoryPoolsSupported:
       return 1;
+    // Managed memory is host-visible memory mapped at its device address
+    // (core/managed_memory.h): host and device may touch it concurrently.
+    case DeviceAttribute::kManagedMemory:
+    case DeviceAttribute::kConcurrentManagedAccess:
+      return p.managed_memory ? 1 : 0;
     case DeviceAttribute::kLoopIterationLimit:
       return Clamp(p.loop_iteration_limit);
     // Capabilities streamhal does not provide (yet); the conformance table
     // says which.
     case DeviceAttribute::kKernelExecTimeout:
     case DeviceAttribute::kTccDriver:
-    case DeviceAttribute::kManagedMemory:
     case DeviceAttribute::kMultiGpuBoard:
     case DeviceAttribute::kMultiGpuBoardGroupId:
     case DeviceAttribute::kHostNativeAtomicSupported:
+    // Kernels reach memory only through buffers: pageable memory that was
+    // never registered is out of their reach.
     case DeviceAttribute::kPageableMemoryAccess:
-    case DeviceAttribute::kConcurrentManagedAccess:
     case DeviceAttribute::kComputePreemptionSupported:
     case DeviceAttribute::kCanUseHostPointerForRegisteredMem:
     case DeviceAttribute::kCooperativeLaunch:

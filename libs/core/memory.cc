@@ -274,6 +274,36 @@ absl::StatusOr<Allocation*> AllocateDeviceMemory(Context* context, uint64_t size
   return NewAllocation(context, size, MemoryKind::kDevice, AllocationKind::kDevice, 0);
 }
 
+absl::StatusOr<Allocation*> AllocateManagedMemory(Context* context, uint64_t size, unsigned flags,
+                                                  std::shared_ptr<ManagedState> managed) {
+  if (!context->device()->properties().managed_memory) {
+    return Error(ErrorCode::kNotSupported, "cuMemAllocManaged: device ",
+                 context->device()->ordinal(),
+                 " cannot give memory with one address on the host and the device");
+  }
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendAllocation> backend,
+                      context->device()->backend()->Allocate(size, MemoryKind::kHostPinned));
+  // The device promised this at creation (its probe allocation); a single
+  // allocation that breaks the promise is refused, never half-managed.
+  if (backend->device_address() != reinterpret_cast<uintptr_t>(backend->host_pointer())) {
+    return Error(ErrorCode::kNotSupported,
+                 "cuMemAllocManaged: the device mapped the memory at a host address that is "
+                 "not its device address");
+  }
+  auto allocation = std::make_unique<Allocation>();
+  allocation->backend = std::move(backend);
+  allocation->context = context;
+  allocation->kind = AllocationKind::kManaged;
+  allocation->size = size;
+  allocation->host = allocation->backend->host_pointer();
+  allocation->host_flags = flags;
+  // Complete before it is registered: a lookup never sees it half made.
+  allocation->managed = std::move(managed);
+  Allocation* raw = allocation.get();
+  GetRegistry().Insert(std::move(allocation));
+  return raw;
+}
+
 absl::Status FreeAllocation(Allocation* allocation) { return Release(allocation); }
 
 void InsertAllocation(std::unique_ptr<Allocation> allocation) {
@@ -291,6 +321,11 @@ Allocation* FindDeviceAllocationAt(uint64_t dptr) {
     return nullptr;
   }
   return allocation;
+}
+
+uint64_t NextBufferId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 void FreeContextAllocations(Context* context) {
@@ -324,8 +359,11 @@ absl::Status MemFree(uint64_t dptr, bool allow_null) {
     if (allow_null) return absl::OkStatus();
     return Error(ErrorCode::kInvalidValue, "cuMemFree: dptr is 0");
   }
-  Allocation* allocation = FindDeviceAllocationAt(dptr);
-  if (allocation == nullptr) {
+  Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
+  if (allocation == nullptr ||
+      (allocation->kind != AllocationKind::kDevice &&
+       allocation->kind != AllocationKind::kManaged) ||
+      allocation->device_address() != dptr || allocation->virtual_mapping) {
     return Error(ErrorCode::kInvalidValue, "cuMemFree: 0x", absl::Hex(dptr),
                  " is not the start of a live device allocation");
   }

@@ -4,6 +4,7 @@
 #ifndef STREAMHAL_CORE_MEMORY_H_
 #define STREAMHAL_CORE_MEMORY_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,6 +17,7 @@ namespace streamhal {
 class Context;
 class Device;
 class MemPool;
+struct ManagedState;  // core/managed_memory.h
 
 // cuMemHostAlloc flags (HIP's hipHostMalloc flags use the same low bits).
 inline constexpr unsigned kHostAllocPortable = 0x01;
@@ -31,7 +33,11 @@ enum class AllocationKind {
   kDevice,          // cuMemAlloc, cuMemAllocPitch
   kHostAllocated,   // cuMemAllocHost, cuMemHostAlloc
   kHostRegistered,  // cuMemHostRegister
+  kManaged,         // cuMemAllocManaged: one address on the host and the device
 };
+
+// A fresh CU_POINTER_ATTRIBUTE_BUFFER_ID: unique in the process, never reused.
+uint64_t NextBufferId();
 
 // One live allocation. Owned by the memory registry; its context frees it
 // when the context is destroyed.
@@ -50,6 +56,12 @@ struct Allocation {
   // A device import of mapped virtual memory (virtual_memory.h): freed by
   // cuMemUnmap and cuMemSetAccess, never by cuMemFree.
   bool virtual_mapping = false;
+  // CU_POINTER_ATTRIBUTE_BUFFER_ID.
+  const uint64_t buffer_id = NextBufferId();
+  // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS (cuPointerSetAttribute).
+  std::atomic<bool> sync_memops{false};
+  // kManaged: attachment, advice and prefetch requests; null otherwise.
+  std::shared_ptr<ManagedState> managed;
 
   uint64_t device_address() const { return backend->device_address(); }
 };
@@ -59,7 +71,10 @@ struct ResolvedPointer {
   Allocation* allocation = nullptr;  // null for pageable host memory
   uint64_t offset = 0;               // into the allocation
   bool is_device() const {
-    return allocation != nullptr && allocation->kind == AllocationKind::kDevice;
+    // Managed memory is device memory to copies (CUDA: cuMemcpy treats it
+    // as such), even though the host may touch it directly too.
+    return allocation != nullptr && (allocation->kind == AllocationKind::kDevice ||
+                                     allocation->kind == AllocationKind::kManaged);
   }
 };
 
@@ -80,6 +95,11 @@ ResolvedPointer ResolveAnyRange(uint64_t address, uint64_t size);
 // Device memory that core itself needs (a module's globals block), owned by
 // `context` and resolvable like any cuMemAlloc allocation.
 absl::StatusOr<Allocation*> AllocateDeviceMemory(Context* context, uint64_t size);
+// Memory with one address on the host and the device (cuMemAllocManaged),
+// owned by `context`, registered with its attach `flags` and hint state;
+// kNotSupported where the device cannot give it.
+absl::StatusOr<Allocation*> AllocateManagedMemory(Context* context, uint64_t size, unsigned flags,
+                                                  std::shared_ptr<ManagedState> managed);
 // Frees an allocation after the context's work has finished.
 absl::Status FreeAllocation(Allocation* allocation);
 

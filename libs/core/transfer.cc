@@ -89,8 +89,13 @@ absl::Status CopyDeviceToDevice(Stream* stream, const ResolvedPointer& dst,
   SH_RETURN_IF_ERROR(stream->Record(
       [&](BackendStream* backend) { return backend->RecordCopy(Range(dst), Range(src), bytes); }));
   // Device-to-device copies do not block the host even in the synchronous
-  // form (CUDA); submit so the work starts.
-  (void)sync;
+  // form (CUDA); submit so the work starts. Unless either side has
+  // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS set: then synchronous memory operations
+  // on it always synchronize (cuPointerSetAttribute).
+  if (sync == Sync::kBlocking && (dst.allocation->sync_memops.load(std::memory_order_relaxed) ||
+                                  src.allocation->sync_memops.load(std::memory_order_relaxed))) {
+    return stream->Synchronize();
+  }
   return stream->Flush().status();
 }
 

@@ -54,6 +54,18 @@ TEST_F(AllocatorTest, LavapipeMapsBlocksAtTheirDeviceAddress) {
   EXPECT_TRUE(device()->properties().unified_addressing);
 }
 
+TEST_F(AllocatorTest, ManagedMemoryIsReportedWherePinnedMemoryHasOneAddress) {
+  // Managed memory needs one pointer value on both sides; the device
+  // reports it exactly when its host-visible memory is mapped at its device
+  // address, which lavapipe's is.
+  auto allocation = device()->Allocate(4096, MemoryKind::kHostPinned);
+  ASSERT_TRUE(allocation.ok()) << allocation.status();
+  const bool one_address =
+      reinterpret_cast<uintptr_t>((*allocation)->host_pointer()) == (*allocation)->device_address();
+  EXPECT_EQ(device()->properties().managed_memory, one_address);
+  EXPECT_TRUE(device()->properties().managed_memory);
+}
+
 TEST_F(AllocatorTest, HundredThousandSmallAllocationsAreDistinct) {
   constexpr int kCount = 100000;
   std::vector<std::unique_ptr<BackendAllocation>> allocations;

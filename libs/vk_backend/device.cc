@@ -501,7 +501,9 @@ void VulkanDevice::ProbeUnifiedAddressing() {
   // answers the same way for the life of the process: later enumerations
   // reuse the first answer.
   static Mutex cache_mutex;
-  static auto* cache ABSL_GUARDED_BY(cache_mutex) = new absl::flat_hash_map<std::string, bool>;
+  // Per driver: {unified addressing, managed memory}.
+  static auto* cache ABSL_GUARDED_BY(cache_mutex) =
+      new absl::flat_hash_map<std::string, std::pair<bool, bool>>;
   const std::string key =
       absl::StrCat(std::string(properties_.uuid.begin(), properties_.uuid.end()), "/",
                    properties_.driver_version, "/", properties_.name);
@@ -509,7 +511,8 @@ void VulkanDevice::ProbeUnifiedAddressing() {
     MutexLock lock(&cache_mutex);
     auto it = cache->find(key);
     if (it != cache->end()) {
-      properties_.unified_addressing = it->second;
+      properties_.unified_addressing = it->second.first;
+      properties_.managed_memory = it->second.second;
       return;
     }
   }
@@ -536,6 +539,7 @@ void VulkanDevice::ProbeUnifiedAddressing() {
     return;
   }
   absl::Status status;
+  bool managed_memory = false;
   {
     AllocatorConfig config;
     config.device = probe;
@@ -555,14 +559,24 @@ void VulkanDevice::ProbeUnifiedAddressing() {
           status = allocation.status();
           break;
         }
+        // Managed memory (cuMemAllocManaged) needs one pointer value on
+        // both sides: host-visible memory mapped at its own device address.
+        if (kind == MemoryKind::kHostPinned) {
+          managed_memory = (*allocation)->host_pointer() != nullptr &&
+                           (*allocation)->device_address() ==
+                               reinterpret_cast<uintptr_t>((*allocation)->host_pointer());
+        }
       }
     }
   }
   vkDestroyDevice(probe, nullptr);
   properties_.unified_addressing = status.ok();
+  // Without unified addressing a managed pointer could not be told from
+  // other memory.
+  properties_.managed_memory = status.ok() && managed_memory;
   {
     MutexLock lock(&cache_mutex);
-    cache->emplace(key, status.ok());
+    cache->emplace(key, std::make_pair(properties_.unified_addressing, properties_.managed_memory));
   }
   if (!status.ok()) {
     Log(LogLevel::kWarning, "Vulkan device \"", properties_.name,

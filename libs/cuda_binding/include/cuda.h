@@ -639,6 +639,12 @@ typedef enum CUpointer_attribute_enum {
   CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID = 20
 } CUpointer_attribute;
 
+/* Value of CU_POINTER_ATTRIBUTE_P2P_TOKENS. */
+typedef struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st {
+  unsigned long long p2pToken;
+  unsigned int vaSpaceToken;
+} CUDA_POINTER_ATTRIBUTE_P2P_TOKENS;
+
 /* Value of CU_POINTER_ATTRIBUTE_ACCESS_FLAGS. */
 typedef enum CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
   CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE = 0x0,
@@ -1278,6 +1284,8 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
 CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void* userData,
                                      unsigned int flags);
 CUresult CUDAAPI cuStreamQuery(CUstream hStream);
+CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length,
+                                        unsigned int flags);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
 CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);

@@ -55,25 +55,10 @@ SH_NOT_IMPLEMENTED(cuLinkAddFile,
 SH_NOT_IMPLEMENTED(cuLinkComplete, (CUlinkState, void**, size_t*))
 SH_NOT_IMPLEMENTED(cuLinkDestroy, (CUlinkState))
 
-// Memory management
-SH_NOT_IMPLEMENTED(cuMemAllocManaged, (CUdeviceptr*, size_t, unsigned int))
-
 // Copies
 SH_NOT_IMPLEMENTED(cuMemcpyPeer, (CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t))
 SH_NOT_IMPLEMENTED(cuMemcpyPeerAsync,
                    (CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream))
-
-// Pointer attributes and unified memory
-SH_NOT_IMPLEMENTED(cuPointerGetAttribute, (void*, CUpointer_attribute, CUdeviceptr))
-SH_NOT_IMPLEMENTED(cuPointerSetAttribute, (const void*, CUpointer_attribute, CUdeviceptr))
-SH_NOT_IMPLEMENTED(cuPointerGetAttributes,
-                   (unsigned int, CUpointer_attribute*, void**, CUdeviceptr))
-SH_NOT_IMPLEMENTED(cuMemAdvise, (CUdeviceptr, size_t, CUmem_advise, CUdevice))
-SH_NOT_IMPLEMENTED(cuMemPrefetchAsync, (CUdeviceptr, size_t, CUdevice, CUstream))
-SH_NOT_IMPLEMENTED(cuMemRangeGetAttribute,
-                   (void*, size_t, CUmem_range_attribute, CUdeviceptr, size_t))
-SH_NOT_IMPLEMENTED(cuMemRangeGetAttributes,
-                   (void**, size_t*, CUmem_range_attribute*, size_t, CUdeviceptr, size_t))
 
 // Inter-process communication
 SH_NOT_IMPLEMENTED(cuIpcGetEventHandle, (CUipcEventHandle*, CUevent))

@@ -111,18 +111,8 @@ SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                    (int*, hipFunction_t, int, size_t, unsigned int))
 
 // Memory
-SH_NOT_IMPLEMENTED(hipMallocManaged, (void**, size_t, unsigned int))
 SH_NOT_IMPLEMENTED(hipGetSymbolAddress, (void**, const void*))
 SH_NOT_IMPLEMENTED(hipGetSymbolSize, (size_t*, const void*))
-SH_NOT_IMPLEMENTED(hipPointerGetAttributes, (hipPointerAttribute_t*, const void*))
-SH_NOT_IMPLEMENTED(hipPointerGetAttribute, (void*, hipPointer_attribute, hipDeviceptr_t))
-SH_NOT_IMPLEMENTED(hipPointerSetAttribute, (const void*, hipPointer_attribute, hipDeviceptr_t))
-SH_NOT_IMPLEMENTED(hipMemAdvise, (const void*, size_t, hipMemoryAdvise, int))
-SH_NOT_IMPLEMENTED(hipMemPrefetchAsync, (const void*, size_t, int, hipStream_t))
-SH_NOT_IMPLEMENTED(hipMemRangeGetAttribute,
-                   (void*, size_t, hipMemRangeAttribute, const void*, size_t))
-SH_NOT_IMPLEMENTED(hipMemRangeGetAttributes,
-                   (void**, size_t*, hipMemRangeAttribute*, size_t, const void*, size_t))
 
 // Arrays
 SH_NOT_IMPLEMENTED(hipArrayCreate, (hipArray_t*, const HIP_ARRAY_DESCRIPTOR*))

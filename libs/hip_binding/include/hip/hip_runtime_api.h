@@ -1143,6 +1143,9 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int* priority);
 hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device);
 hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* userData,
                                 unsigned int flags);
+hipError_t hipStreamAttachMemAsync(hipStream_t stream, void* dev_ptr,
+                                   size_t length STREAMHAL_HIP_DEFAULT(0),
+                                   unsigned int flags STREAMHAL_HIP_DEFAULT(hipMemAttachSingle));
 /* A stream limited to the compute units whose bits are set in cuMask
  * (cuMaskSize 32-bit words, bit i of word j naming unit 32 * j + i). */
 hipError_t hipExtStreamCreateWithCUMask(hipStream_t* stream, uint32_t cuMaskSize,

@@ -1,0 +1,77 @@
+// Managed memory and pointer attributes (cuMemAllocManaged, cuMemAdvise,
+// cuMemPrefetchAsync, cuMemRangeGetAttribute(s), cuStreamAttachMemAsync,
+// cuPointerGetAttribute(s), cuPointerSetAttribute).
+#include <cuda.h>
+
+#include "core/c_enum.h"
+#include "core/handle.h"
+#include "core/managed_memory.h"
+#include "core/pointer_attributes.h"
+#include "result.h"
+
+using streamhal::EnumArgument;
+using streamhal::HandleValue;
+using streamhal::ManagedApi;
+using streamhal::cuda::ToCUresult;
+using streamhal::cuda::WriteOut;
+
+namespace {
+
+// CU_POINTER_ATTRIBUTE_MEMORY_TYPE: managed memory is device memory to the
+// driver API (CU_POINTER_ATTRIBUTE_IS_MANAGED tells it apart).
+constexpr streamhal::MemoryTypeCodes kMemoryTypes = {CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE,
+                                                     CU_MEMORYTYPE_DEVICE};
+
+}  // namespace
+
+extern "C" {
+
+CUresult cuMemAllocManaged(CUdeviceptr* dptr, size_t bytesize, unsigned int flags) {
+  uint64_t value = 0;
+  return WriteOut(streamhal::MemAllocManaged(dptr ? &value : nullptr, bytesize, flags), dptr,
+                  value);
+}
+
+CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length,
+                                unsigned int flags) {
+  return ToCUresult(streamhal::StreamAttachMem(HandleValue(hStream), dptr, length, flags));
+}
+
+CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device) {
+  return ToCUresult(
+      streamhal::MemAdvise(devPtr, count, EnumArgument(advice), device, ManagedApi::kCuda));
+}
+
+CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
+                            CUstream hStream) {
+  return ToCUresult(streamhal::MemPrefetch(devPtr, count, dstDevice, HandleValue(hStream)));
+}
+
+CUresult cuMemRangeGetAttribute(void* data, size_t dataSize, CUmem_range_attribute attribute,
+                                CUdeviceptr devPtr, size_t count) {
+  return ToCUresult(streamhal::MemRangeGetAttribute(data, dataSize, EnumArgument(attribute), devPtr,
+                                                    count, ManagedApi::kCuda));
+}
+
+CUresult cuMemRangeGetAttributes(void** data, size_t* dataSizes, CUmem_range_attribute* attributes,
+                                 size_t numAttributes, CUdeviceptr devPtr, size_t count) {
+  return ToCUresult(streamhal::MemRangeGetAttributes(data, dataSizes, attributes, numAttributes,
+                                                     devPtr, count, ManagedApi::kCuda));
+}
+
+CUresult cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
+  return ToCUresult(
+      streamhal::PointerGetAttribute(data, EnumArgument(attribute), ptr, kMemoryTypes));
+}
+
+CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute* attributes,
+                                void** data, CUdeviceptr ptr) {
+  return ToCUresult(
+      streamhal::PointerGetAttributes(numAttributes, attributes, data, ptr, kMemoryTypes));
+}
+
+CUresult cuPointerSetAttribute(const void* value, CUpointer_attribute attribute, CUdeviceptr ptr) {
+  return ToCUresult(streamhal::PointerSetAttribute(value, EnumArgument(attribute), ptr));
+}
+
+}  // extern "C"
