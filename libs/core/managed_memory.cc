@@ -81,7 +81,9 @@ void Apply(const ManagedRange& range, Change change) {
   for (auto it = state.runs.begin(); it != state.runs.end();) {
     auto next = std::next(it);
     if (next != state.runs.end() && next->second == it->second) {
-      state.runs.erase(next);
+      // A b-tree erase invalidates every iterator: find `it` again as the
+      // run before the one after the erased run.
+      it = std::prev(state.runs.erase(next));
     } else {
       it = next;
     }
