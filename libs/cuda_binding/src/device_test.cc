@@ -70,7 +70,12 @@ TEST_F(CudaDeviceTest, AttributesComeFromTheDevice) {
   EXPECT_GE(Attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT), 1);
   EXPECT_EQ(Attribute(CU_DEVICE_ATTRIBUTE_INTEGRATED), 1) << "lavapipe runs on the host";
   EXPECT_GE(Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR), 1);
-  EXPECT_EQ(Attribute(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY), 0);
+  // lavapipe's host-visible memory has one address on host and device, and
+  // host memory it imports sits at its host address: managed memory, pools
+  // and virtual memory management all work there.
+  EXPECT_EQ(Attribute(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY), 1);
+  EXPECT_EQ(Attribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED), 1);
+  EXPECT_EQ(Attribute(CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED), 1);
 }
 
 TEST_F(CudaDeviceTest, ComputeCapabilityMatchesAttributes) {
