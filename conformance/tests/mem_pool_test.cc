@@ -7,6 +7,7 @@
 // through an event dependency or by waiting for the free, never before.
 #include <cuda.h>
 #include <hip/hip_runtime_api.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -367,7 +368,6 @@ TEST_F(MemPoolConformance, DefaultAndCurrentPoolsOfADevice) {
   ASSERT_CU(CUDA_SUCCESS, cuDeviceGetMemPool(&current, 0));
   EXPECT_EQ(current, default_pool);
   EXPECT_EQ(DeviceAttribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED), 1);
-  EXPECT_EQ(DeviceAttribute(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES), 0);
 
   CUmemoryPool pool = NewPool();
   ASSERT_CU(CUDA_SUCCESS, cuDeviceSetMemPool(0, pool));
@@ -415,34 +415,158 @@ TEST_F(MemPoolConformance, ThePoolsDeviceHasReadWriteAccess) {
   EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
 }
 
-// Pools with shareable handles need exportable device memory; the device
-// reports no handle types, so creation refuses them and the IPC calls report
-// what is wrong with their arguments.
-TEST_F(MemPoolConformance, ShareableHandlesAreNotSupportedOnThisDevice) {
-  ProvesNotSupported();
+// A pool created with a POSIX file descriptor handle type exports itself as
+// a descriptor and its blocks as export data; importing both maps the same
+// memory at another address (here in the same process, as AMD's tests do),
+// where kernels see what the exporter's kernels wrote.
+TEST_F(MemPoolConformance, AnExportedPoolSharesItsBlocksThroughADescriptor) {
+  EXPECT_EQ(DeviceAttribute(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES),
+            CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
   CUmemPoolProps props{};
   props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
   props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
   props.location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
-  CUmemoryPool exportable = nullptr;
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolCreate(&exportable, &props));
-  CUmemoryPool pool = NewPool();
+  CUmemoryPool pool = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolCreate(&pool, &props));
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, 0));
+
+  constexpr uint32_t kN = 10000;
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&data, kN * sizeof(float), pool, stream));
+  Scale(data, kN, 0.0f, 3.0f, stream);  // every element 3
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+
+  int fd = -1;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolExportToShareableHandle(
+                              &fd, pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  ASSERT_GE(fd, 0);
+  CUmemPoolPtrExportData export_data{};
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolExportPointer(&export_data, data));
+
+  CUmemoryPool imported = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolImportFromShareableHandle(
+                              &imported, reinterpret_cast<void*>(static_cast<intptr_t>(fd)),
+                              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  close(fd);  // the pool keeps its own descriptor
+  ASSERT_NE(imported, nullptr);
+  EXPECT_NE(imported, pool);
+  CUdeviceptr shared = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolImportPointer(&shared, imported, &export_data));
+  EXPECT_NE(shared, data);
+  CUmemoryPool named = nullptr;
+  ASSERT_CU(CUDA_SUCCESS,
+            cuPointerGetAttribute(&named, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, shared + 64));
+  EXPECT_EQ(named, imported);
+
+  // x * 2 + 1 through the imported address, then + 10 through the original.
+  Scale(shared, kN, 2.0f, 1.0f, stream);
+  Scale(data, kN, 1.0f, 10.0f, stream);
+  std::vector<float> through_import(kN), through_export(kN);
+  ASSERT_CU(CUDA_SUCCESS,
+            cuMemcpyDtoHAsync(through_import.data(), shared, kN * sizeof(float), stream));
+  ASSERT_CU(CUDA_SUCCESS,
+            cuMemcpyDtoHAsync(through_export.data(), data, kN * sizeof(float), stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  for (uint32_t i = 0; i < kN; ++i) {
+    ASSERT_EQ(through_import[i], 17.0f) << i;
+    ASSERT_EQ(through_export[i], 17.0f) << i;
+  }
+
+  // An imported pool maps; it does not allocate, export or become current.
+  CUdeviceptr more = 0;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAllocFromPoolAsync(&more, 64, imported, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceSetMemPool(0, imported));
+  int again = -1;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolExportToShareableHandle(&again, imported,
+                                             CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  // Export data goes to an imported pool, and only to the one it came from.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolImportPointer(&more, pool, &export_data));
+  CUmemPoolPtrExportData forged = export_data;
+  forged.reserved[9] ^= 0x5a;  // the pool's id
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolImportPointer(&more, imported, &forged));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolImportPointer(nullptr, imported, &export_data));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolImportPointer(&more, imported, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolImportPointer(&more, nullptr, &export_data));
+
+  // A second mapping of the same block, freed synchronously; the first in
+  // stream order; then the exporter frees and both pools go.
+  CUdeviceptr second = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolImportPointer(&second, imported, &export_data));
+  float value = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&value, second + 4 * (kN - 1), sizeof(value)));
+  EXPECT_EQ(value, 17.0f);
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(second));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFree(second));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(shared, stream));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(imported));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+}
+
+TEST_F(MemPoolConformance, ShareableHandleCallsRefuseBadArguments) {
+  CUmemPoolProps props{};
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+  // Windows handles do not exist on this platform.
+  props.handleTypes = CU_MEM_HANDLE_TYPE_WIN32;
+  CUmemoryPool pool = nullptr;
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolCreate(&pool, &props));
+  props.handleTypes = static_cast<CUmemAllocationHandleType>(0x40);
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&pool, &props));
+
+  // A pool without a handle type exports neither itself nor its pointers.
+  pool = NewPool();
   int fd = -1;
   EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportToShareableHandle(
                                           &fd, pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-  CUmemoryPool imported = nullptr;
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
-            cuMemPoolImportFromShareableHandle(&imported,
-                                               reinterpret_cast<void*>(static_cast<uintptr_t>(3)),
-                                               CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
   CUdeviceptr data = 0;
   ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&data, 4096, pool, nullptr));
   CUmemPoolPtrExportData export_data{};
   EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportPointer(&export_data, data));
-  CUdeviceptr imported_pointer = 0;
-  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
-            cuMemPoolImportPointer(&imported_pointer, pool, &export_data));
   EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+
+  props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolCreate(&pool, &props));
+  EXPECT_CU(
+      CUDA_ERROR_INVALID_VALUE,
+      cuMemPoolExportToShareableHandle(nullptr, pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportToShareableHandle(
+                                          &fd, pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 1));
+  EXPECT_CU(
+      CUDA_ERROR_INVALID_VALUE,
+      cuMemPoolExportToShareableHandle(&fd, nullptr, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportPointer(nullptr, data));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportPointer(&export_data, 0));
+  // Descriptors that are not an exported pool's.
+  CUmemoryPool imported = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolImportFromShareableHandle(&imported, reinterpret_cast<void*>(intptr_t{-1}),
+                                               CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  int pipe_ends[2] = {-1, -1};
+  ASSERT_EQ(pipe(pipe_ends), 0);
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolImportFromShareableHandle(
+                &imported, reinterpret_cast<void*>(static_cast<intptr_t>(pipe_ends[0])),
+                CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  close(pipe_ends[0]);
+  close(pipe_ends[1]);
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolExportToShareableHandle(
+                              &fd, pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  void* as_handle = reinterpret_cast<void*>(static_cast<intptr_t>(fd));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolImportFromShareableHandle(nullptr, as_handle,
+                                               CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemPoolImportFromShareableHandle(&imported, as_handle,
+                                               CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 1));
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
+            cuMemPoolImportFromShareableHandle(&imported, as_handle, CU_MEM_HANDLE_TYPE_WIN32, 0));
+  close(fd);
   EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
 }
 
@@ -622,28 +746,50 @@ TEST_F(HipMemPoolConformance, DevicePoolsAndAccess) {
   EXPECT_HIP(hipErrorInvalidValue, hipDeviceSetMemPool(0, nullptr));
 }
 
-TEST_F(HipMemPoolConformance, ShareableHandlesAreNotSupportedOnThisDevice) {
-  ProvesNotSupported();
+// AMD passes the descriptor by address where CUDA passes it by value.
+TEST_F(HipMemPoolConformance, AnExportedPoolSharesItsBlocks) {
+  int handle_types = 0;
+  ASSERT_HIP(hipSuccess, hipDeviceGetAttribute(
+                             &handle_types, hipDeviceAttributeMemoryPoolSupportedHandleTypes, 0));
+  EXPECT_EQ(handle_types, hipMemHandleTypePosixFileDescriptor);
   hipMemPoolProps props{};
   props.allocType = hipMemAllocationTypePinned;
   props.handleTypes = hipMemHandleTypePosixFileDescriptor;
   props.location = {hipMemLocationTypeDevice, 0};
   hipMemPool_t pool = nullptr;
-  EXPECT_HIP(hipErrorNotSupported, hipMemPoolCreate(&pool, &props));
-  pool = NewHipPool();
-  int fd = -1;
-  EXPECT_HIP(hipErrorInvalidValue,
-             hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 0));
-  hipMemPool_t imported = nullptr;
-  EXPECT_HIP(hipErrorNotSupported, hipMemPoolImportFromShareableHandle(
-                                       &imported, &fd, hipMemHandleTypePosixFileDescriptor, 0));
+  ASSERT_HIP(hipSuccess, hipMemPoolCreate(&pool, &props));
+  constexpr size_t kN = 8 * 1024;
+  std::vector<float> host(kN), back(kN, 0.0f);
+  for (size_t i = 0; i < kN; ++i) host[i] = static_cast<float>(i);
   void* data = nullptr;
-  ASSERT_HIP(hipSuccess, hipMallocFromPoolAsync(&data, 4096, pool, nullptr));
+  ASSERT_HIP(hipSuccess, hipMallocFromPoolAsync(&data, kN * sizeof(float), pool, nullptr));
+  ASSERT_HIP(hipSuccess, hipMemcpy(data, host.data(), kN * sizeof(float), hipMemcpyHostToDevice));
+  int fd = -1;
+  ASSERT_HIP(hipSuccess,
+             hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 0));
   hipMemPoolPtrExportData export_data{};
-  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolExportPointer(&export_data, data));
-  void* imported_pointer = nullptr;
-  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolImportPointer(&imported_pointer, pool, &export_data));
+  ASSERT_HIP(hipSuccess, hipMemPoolExportPointer(&export_data, data));
+  hipMemPool_t imported = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolImportFromShareableHandle(
+                                       &imported, nullptr, hipMemHandleTypePosixFileDescriptor, 0));
+  ASSERT_HIP(hipSuccess, hipMemPoolImportFromShareableHandle(
+                             &imported, &fd, hipMemHandleTypePosixFileDescriptor, 0));
+  close(fd);
+  void* shared = nullptr;
+  ASSERT_HIP(hipSuccess, hipMemPoolImportPointer(&shared, imported, &export_data));
+  EXPECT_NE(shared, data);
+  ASSERT_HIP(hipSuccess, hipMemcpy(back.data(), shared, kN * sizeof(float), hipMemcpyDeviceToHost));
+  EXPECT_EQ(back, host);
+  void* more = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue, hipMallocFromPoolAsync(&more, 64, imported, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue, hipDeviceSetMemPool(0, imported));
+  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolImportPointer(&more, nullptr, &export_data));
+  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolImportPointer(&more, imported, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolExportPointer(nullptr, data));
+  EXPECT_HIP(hipSuccess, hipFreeAsync(shared, nullptr));
   EXPECT_HIP(hipSuccess, hipFreeAsync(data, nullptr));
+  ASSERT_HIP(hipSuccess, hipStreamSynchronize(nullptr));
+  EXPECT_HIP(hipSuccess, hipMemPoolDestroy(imported));
   EXPECT_HIP(hipSuccess, hipMemPoolDestroy(pool));
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/pool_arena.h"
 #include "core/runtime.h"
 #include "core/status.h"
 #include "core/virtual_memory.h"
@@ -70,7 +71,7 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
     case DeviceAttribute::kCanUseStreamWaitValueNor:
     case DeviceAttribute::kCanFlushRemoteWrites:
       return p.can_map_host_memory ? 1 : 0;
-    // Stream-ordered allocation (core/mem_pool.h); no shareable handle types.
+    // Stream-ordered allocation (core/mem_pool.h).
     case DeviceAttribute::kMemoryPoolsSupported:
       return 1;
     // Managed memory is host-visible memory mapped at its device address
@@ -95,6 +96,7 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
     case DeviceAttribute::kCooperativeLaunch:
     case DeviceAttribute::kCooperativeMultiDeviceLaunch:
     case DeviceAttribute::kVirtualMemoryManagementSupported:
+    case DeviceAttribute::kMemoryPoolSupportedHandleTypes:
     case DeviceAttribute::kMaxPersistingL2CacheSize:
     case DeviceAttribute::kMaxAccessPolicyWindowSize:
     case DeviceAttribute::kReservedSharedMemoryPerBlock:
@@ -120,6 +122,12 @@ absl::Status GetDeviceAttribute(int* value, DeviceAttribute attribute, int devic
   // Probed on the device, not a property (core/virtual_memory.h).
   if (attribute == DeviceAttribute::kVirtualMemoryManagementSupported) {
     *value = VirtualMemorySupported(device) ? 1 : 0;
+    return absl::OkStatus();
+  }
+  // Pools with shareable handles keep their blocks in shared files the
+  // device imports (core/pool_arena.h): POSIX file descriptors or nothing.
+  if (attribute == DeviceAttribute::kMemoryPoolSupportedHandleTypes) {
+    *value = PoolArena::Supported(device) ? kMemHandleTypePosixFd : kMemHandleTypeNone;
     return absl::OkStatus();
   }
   *value = DeviceAttributeValue(device->properties(), attribute);

@@ -71,6 +71,7 @@ enum class DeviceAttribute {
   kCooperativeMultiDeviceLaunch,
   kHostRegisterSupported,
   kMemoryPoolsSupported,
+  kMemoryPoolSupportedHandleTypes,
   kVirtualMemoryManagementSupported,
   kMaxPersistingL2CacheSize,
   kMaxAccessPolicyWindowSize,

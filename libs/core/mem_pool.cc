@@ -1,5 +1,7 @@
 #include "core/mem_pool.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -9,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/pool_arena.h"
 #include "core/runtime.h"
 #include "core/status.h"
 #include "core/stream.h"
@@ -23,6 +26,8 @@ constexpr uint64_t kBlockGranularity = 512;
 // asks the device for a new one: keeps a call's cost flat however many
 // blocks other streams have cached.
 constexpr int kMaxCandidates = 32;
+
+uint64_t PageSize() { return static_cast<uint64_t>(sysconf(_SC_PAGESIZE)); }
 
 // Bytes cached in every pool, and blocks freed with cuMemFreeAsync that came
 // from cuMemAlloc: synchronisation points have work only when either is
@@ -206,6 +211,10 @@ absl::Status AllocFrom(MemPool* pool, uint64_t* dptr, size_t bytes, uint64_t str
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
   SH_RETURN_IF_ERROR(RefuseCapture(stream, api));
   if (pool == nullptr) pool = GetPools().CurrentPool(stream->context()->device());
+  if (pool->imported()) {
+    return Error(ErrorCode::kInvalidValue, api,
+                 ": a pool imported from another process allocates nothing");
+  }
   if (pool->device() != stream->context()->device()) {
     return Error(ErrorCode::kInvalidValue, api, ": the pool belongs to device ",
                  pool->device()->ordinal(), ", the stream to device ",
@@ -221,8 +230,14 @@ absl::Status AllocFrom(MemPool* pool, uint64_t* dptr, size_t bytes, uint64_t str
 
 // ---- MemPool ----------------------------------------------------------------
 
-MemPool::MemPool(Device* device, const MemPoolProps& props, bool is_default)
-    : Object(kKind), device_(device), props_(props), is_default_(is_default) {}
+MemPool::MemPool(Device* device, const MemPoolProps& props, bool is_default,
+                 std::shared_ptr<PoolArena> arena, bool imported)
+    : Object(kKind),
+      device_(device),
+      props_(props),
+      is_default_(is_default),
+      arena_(std::move(arena)),
+      imported_(imported) {}
 
 MemPool::~MemPool() {
   MutexLock lock(&mutex_);
@@ -276,9 +291,21 @@ absl::StatusOr<Allocation*> MemPool::Allocate(Context* context, Stream* stream, 
     return Error(ErrorCode::kOutOfMemory, "cuMemAllocAsync: ", bytes,
                  " bytes exceeds the largest allocation");
   }
-  const uint64_t size = (bytes + kBlockGranularity - 1) / kBlockGranularity * kBlockGranularity;
-  const uint64_t largest_fit = size + size / 4;
+  // Blocks in a shared file are mapped, so they are whole pages.
+  const uint64_t granularity = arena_ != nullptr ? PageSize() : kBlockGranularity;
+  const uint64_t size = (bytes + granularity - 1) / granularity * granularity;
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<Allocation> block, TakeCached(context, stream, size, bytes));
+  if (block == nullptr) {
+    SH_ASSIGN_OR_RETURN(block, NewBlock(context, size, bytes));
+  }
+  Allocation* raw = block.get();
+  InsertAllocation(std::move(block));
+  return raw;
+}
 
+absl::StatusOr<std::unique_ptr<Allocation>> MemPool::TakeCached(Context* context, Stream* stream,
+                                                                uint64_t size, uint64_t bytes) {
+  const uint64_t largest_fit = size + size / 4;
   std::unique_ptr<Allocation> block;
   uint64_t wait_stream = 0, wait_point = 0;
   {
@@ -294,73 +321,96 @@ absl::StatusOr<Allocation*> MemPool::Allocate(Context* context, Stream* stream, 
       if (!needs_wait) {
         block = Hand(&it->second, context, bytes);
         cache_.erase(it);
-        break;
+        return block;
       }
       if (waiting == cache_.end()) waiting = it;
     }
-    if (block == nullptr && waiting != cache_.end()) {
-      wait_stream = waiting->second.stream;
-      wait_point = waiting->second.point;
-      block = Hand(&waiting->second, context, bytes);
-      cache_.erase(waiting);
-    }
+    if (waiting == cache_.end()) return nullptr;
+    wait_stream = waiting->second.stream;
+    wait_point = waiting->second.point;
+    block = Hand(&waiting->second, context, bytes);
+    cache_.erase(waiting);
   }
-  if (block != nullptr && wait_stream != 0) {
-    // kReuseAllowInternalDependencies: the allocating stream waits for the
-    // free. A source stream destroyed meanwhile finished its work.
-    if (Stream* source = LookupAs<Stream>(wait_stream)) {
-      absl::Status waited = stream->Record([&](BackendStream* backend) {
-        return backend->RecordWait(source->backend(), wait_point);
-      });
-      if (!waited.ok()) {
-        MutexLock lock(&mutex_);
-        --live_blocks_;
-        used_ -= block->block_size;
-        g_cached_bytes.fetch_add(block->block_size, std::memory_order_relaxed);
-        block->context = nullptr;
-        cache_.emplace(block->block_size, CachedBlock{std::move(block), wait_stream, wait_point});
-        return waited;
-      }
-      stream->NoteWaited(wait_stream, wait_point);
-    }
-  }
-
-  if (block == nullptr) {
-    if (props_.max_size != 0) {
-      // Over the pool's limit, finished cached blocks make room first.
-      auto over_limit = [&] {
-        MutexLock lock(&mutex_);
-        return size > props_.max_size - std::min(props_.max_size, reserved_);
-      };
-      if (over_limit()) Trim(props_.max_size > size ? props_.max_size - size : 0, /*wait=*/false);
-      if (over_limit()) {
-        return Error(ErrorCode::kOutOfMemory, "cuMemAllocAsync: ", size,
-                     " more bytes would take the pool past its maxSize of ", props_.max_size);
-      }
-    }
-    absl::StatusOr<std::unique_ptr<BackendAllocation>> backend =
-        device_->backend()->Allocate(size, MemoryKind::kDevice);
-    if (!backend.ok() && ErrorCodeOf(backend.status()) == ErrorCode::kOutOfMemory) {
-      // Give this pool's finished cached memory back and try once more.
-      Trim(0, /*wait=*/false);
-      backend = device_->backend()->Allocate(size, MemoryKind::kDevice);
-    }
-    if (!backend.ok()) return backend.status();
-    block = std::make_unique<Allocation>();
-    block->backend = std::move(*backend);
-    block->context = context;
-    block->kind = AllocationKind::kDevice;
-    block->size = bytes;
-    block->pool = this;
-    block->block_size = size;
+  // kReuseAllowInternalDependencies: the allocating stream waits for the
+  // free. A source stream destroyed meanwhile finished its work.
+  Stream* source = LookupAs<Stream>(wait_stream);
+  if (source == nullptr) return block;
+  absl::Status waited = stream->Record(
+      [&](BackendStream* backend) { return backend->RecordWait(source->backend(), wait_point); });
+  if (!waited.ok()) {
     MutexLock lock(&mutex_);
-    AccountReserved(static_cast<int64_t>(size));
-    AccountUsed(static_cast<int64_t>(size));
+    --live_blocks_;
+    used_ -= block->block_size;
+    g_cached_bytes.fetch_add(block->block_size, std::memory_order_relaxed);
+    block->context = nullptr;
+    const uint64_t block_size = block->block_size;
+    cache_.emplace(block_size, CachedBlock{std::move(block), wait_stream, wait_point});
+    return waited;
+  }
+  stream->NoteWaited(wait_stream, wait_point);
+  return block;
+}
+
+absl::StatusOr<std::unique_ptr<Allocation>> MemPool::NewBlock(Context* context, uint64_t size,
+                                                              uint64_t bytes) {
+  if (props_.max_size != 0) {
+    // Over the pool's limit, finished cached blocks make room first.
+    auto over_limit = [&] {
+      MutexLock lock(&mutex_);
+      return size > props_.max_size - std::min(props_.max_size, reserved_);
+    };
+    if (over_limit()) Trim(props_.max_size > size ? props_.max_size - size : 0, /*wait=*/false);
+    if (over_limit()) {
+      return Error(ErrorCode::kOutOfMemory, "cuMemAllocAsync: ", size,
+                   " more bytes would take the pool past its maxSize of ", props_.max_size);
+    }
+  }
+  auto allocate = [&]() -> absl::StatusOr<std::unique_ptr<Allocation>> {
+    if (arena_ != nullptr) return arena_->NewBlock(device_, size);
+    SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendAllocation> backend,
+                        device_->backend()->Allocate(size, MemoryKind::kDevice));
+    auto fresh = std::make_unique<Allocation>();
+    fresh->backend = std::move(backend);
+    fresh->kind = AllocationKind::kDevice;
+    fresh->block_size = size;
+    return fresh;
+  };
+  absl::StatusOr<std::unique_ptr<Allocation>> block = allocate();
+  if (!block.ok() && ErrorCodeOf(block.status()) == ErrorCode::kOutOfMemory) {
+    // Give this pool's finished cached memory back and try once more.
+    Trim(0, /*wait=*/false);
+    block = allocate();
+  }
+  if (!block.ok()) return block.status();
+  (*block)->context = context;
+  (*block)->size = bytes;
+  (*block)->pool = this;
+  MutexLock lock(&mutex_);
+  AccountReserved(static_cast<int64_t>(size));
+  AccountUsed(static_cast<int64_t>(size));
+  ++live_blocks_;
+  return block;
+}
+
+absl::StatusOr<Allocation*> MemPool::Import(Context* context, uint64_t offset, uint64_t block_size,
+                                            uint64_t bytes) {
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<Allocation> block,
+                      arena_->MapBlock(device_, offset, block_size));
+  block->context = context;
+  block->size = bytes;
+  block->pool = this;
+  {
+    MutexLock lock(&mutex_);
     ++live_blocks_;
   }
   Allocation* raw = block.get();
   InsertAllocation(std::move(block));
   return raw;
+}
+
+void MemPool::Forget() {
+  MutexLock lock(&mutex_);
+  --live_blocks_;
 }
 
 void MemPool::Cache(std::unique_ptr<Allocation> block, uint64_t stream, uint64_t point) {
@@ -520,8 +570,13 @@ absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream_handle) {
   SH_ASSIGN_OR_RETURN(const uint64_t point, stream->Flush());
   std::unique_ptr<Allocation> owned = RemoveAllocation(allocation);
   BumpResourceGeneration();
-  if (MemPool* pool = owned->pool) {
+  if (MemPool* pool = owned->pool; pool != nullptr && !pool->imported()) {
     pool->Cache(std::move(owned), stream->handle(), point);
+    GetPools().Collect(pool);
+  } else if (pool != nullptr) {
+    // An imported block is unmapped once the stream passes the free.
+    pool->Forget();
+    GetPools().Defer(DeferredFree{std::move(owned), stream->handle(), point});
     GetPools().Collect(pool);
   } else {
     GetPools().Defer(DeferredFree{std::move(owned), stream->handle(), point});
@@ -530,6 +585,14 @@ absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream_handle) {
 }
 
 absl::Status MemPoolFreeNow(Allocation* allocation) {
+  if (MemPool* pool = allocation->pool; pool->imported()) {
+    // An imported block is a mapping: unmapped once the work that may use
+    // it has finished, like cuMemFree of any other device memory.
+    absl::Status freed = FreeAllocation(allocation);
+    pool->Forget();
+    GetPools().Collect(pool);
+    return freed;
+  }
   std::unique_ptr<Allocation> owned = RemoveAllocation(allocation);
   BumpResourceGeneration();
   MemPool* pool = owned->pool;
@@ -540,6 +603,12 @@ absl::Status MemPoolFreeNow(Allocation* allocation) {
 
 void MemPoolReclaim(std::unique_ptr<Allocation> block) {
   MemPool* pool = block->pool;
+  if (pool->imported()) {
+    block.reset();  // the context's work has finished: unmapped now
+    pool->Forget();
+    GetPools().Collect(pool);
+    return;
+  }
   pool->Cache(std::move(block), /*stream=*/0, /*point=*/0);
   GetPools().Collect(pool);
 }
@@ -570,13 +639,21 @@ absl::Status MemPoolCreate(HandleOut out, const MemPoolProps& props) {
     return Error(ErrorCode::kInvalidValue, "cuMemPoolCreate: unknown handle types 0x",
                  absl::Hex(props.handle_types));
   }
+  std::shared_ptr<PoolArena> arena;
   if (props.handle_types != kMemHandleTypeNone) {
-    return Error(ErrorCode::kNotSupported,
-                 "cuMemPoolCreate: pools with shareable handles need memory the device can "
-                 "export, which streamhal does not provide (CU_DEVICE_ATTRIBUTE_MEMPOOL_"
-                 "SUPPORTED_HANDLE_TYPES is 0)");
+    if (props.handle_types != kMemHandleTypePosixFd) {
+      return Error(ErrorCode::kNotSupported,
+                   "cuMemPoolCreate: only POSIX file descriptors are shareable handles here");
+    }
+    if (!PoolArena::Supported(device)) {
+      return Error(ErrorCode::kNotSupported, "cuMemPoolCreate: device ", device->ordinal(),
+                   " cannot import host memory, which shareable pools are made of "
+                   "(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES is 0)");
+    }
+    SH_ASSIGN_OR_RETURN(arena, PoolArena::Create(device->ordinal()));
   }
-  MemPool* pool = GetPools().Add(std::make_unique<MemPool>(device, props, /*is_default=*/false));
+  MemPool* pool = GetPools().Add(
+      std::make_unique<MemPool>(device, props, /*is_default=*/false, std::move(arena)));
   out.Set(pool->handle());
   return absl::OkStatus();
 }
@@ -680,31 +757,52 @@ absl::Status MemPoolExportToShareableHandle(void* handle_out, uint64_t handle, i
     return Error(ErrorCode::kInvalidValue,
                  "cuMemPoolExportToShareableHandle: handle_out is null or flags are not 0");
   }
-  if ((pool->props().handle_types & handle_type) == 0 || handle_type == kMemHandleTypeNone) {
+  if ((pool->props().handle_types & handle_type) == 0 || handle_type == kMemHandleTypeNone ||
+      pool->imported()) {
     return Error(ErrorCode::kInvalidValue,
-                 "cuMemPoolExportToShareableHandle: the pool was not "
-                 "created with handle type ",
+                 "cuMemPoolExportToShareableHandle: the pool was not created with handle type ",
                  handle_type);
   }
-  return Error(ErrorCode::kNotSupported, "cuMemPoolExportToShareableHandle: not supported");
+  SH_ASSIGN_OR_RETURN(const int fd, pool->arena()->Export());
+  std::memcpy(handle_out, &fd, sizeof(fd));
+  return absl::OkStatus();
 }
 
 absl::Status MemPoolImportFromShareableHandle(HandleOut out, void* handle, int handle_type,
                                               unsigned long long flags) {
   SH_RETURN_IF_ERROR(CheckInitialized());
-  if (out.is_null() || handle == nullptr || flags != 0) {
+  if (out.is_null() || flags != 0) {
     return Error(ErrorCode::kInvalidValue,
-                 "cuMemPoolImportFromShareableHandle: pool_out or "
-                 "handle is null, or flags are not 0");
+                 "cuMemPoolImportFromShareableHandle: pool_out is null or flags are not 0");
   }
-  if (handle_type != kMemHandleTypePosixFd && handle_type != kMemHandleTypeWin32 &&
-      handle_type != kMemHandleTypeWin32Kmt) {
+  if (handle_type != kMemHandleTypePosixFd) {
+    return Error(handle_type == kMemHandleTypeWin32 || handle_type == kMemHandleTypeWin32Kmt
+                     ? ErrorCode::kNotSupported
+                     : ErrorCode::kInvalidValue,
+                 "cuMemPoolImportFromShareableHandle: handle type ", handle_type,
+                 " is not a POSIX file descriptor");
+  }
+  // CUDA passes the descriptor itself, cast to a pointer.
+  const int fd = static_cast<int>(reinterpret_cast<intptr_t>(handle));
+  SH_ASSIGN_OR_RETURN(std::shared_ptr<PoolArena> arena, PoolArena::Import(fd));
+  absl::StatusOr<Device*> device = GetDevice(arena->location_id());
+  if (!device.ok()) {
     return Error(ErrorCode::kInvalidValue,
-                 "cuMemPoolImportFromShareableHandle: unknown handle type ", handle_type);
+                 "cuMemPoolImportFromShareableHandle: the pool is on "
+                 "device ",
+                 arena->location_id(), ", which this process does not have");
   }
-  return Error(ErrorCode::kNotSupported,
-               "cuMemPoolImportFromShareableHandle: this device cannot "
-               "import memory from another process");
+  if (!PoolArena::Supported(*device)) {
+    return Error(ErrorCode::kNotSupported, "cuMemPoolImportFromShareableHandle: device ",
+                 arena->location_id(), " cannot import host memory");
+  }
+  MemPoolProps props;
+  props.handle_types = kMemHandleTypePosixFd;
+  props.location_id = arena->location_id();
+  MemPool* pool = GetPools().Add(std::make_unique<MemPool>(*device, props, /*is_default=*/false,
+                                                           std::move(arena), /*imported=*/true));
+  out.Set(pool->handle());
+  return absl::OkStatus();
 }
 
 absl::Status MemPoolExportPointer(void* export_data, uint64_t dptr) {
@@ -717,21 +815,48 @@ absl::Status MemPoolExportPointer(void* export_data, uint64_t dptr) {
     return Error(ErrorCode::kInvalidValue, "cuMemPoolExportPointer: 0x", absl::Hex(dptr),
                  " is not the start of a live pool allocation");
   }
-  // Only pools with shareable handles export pointers; none can be created.
-  return Error(ErrorCode::kInvalidValue,
-               "cuMemPoolExportPointer: the pool was created without a shareable handle type");
+  const MemPool* pool = allocation->pool;
+  if (pool->arena() == nullptr || pool->imported()) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolExportPointer: the pool was created without a shareable handle type");
+  }
+  PoolPointerExport data;
+  data.magic = kPoolPointerExportMagic;
+  data.pool_id = pool->arena()->id();
+  data.offset = allocation->pool_offset;
+  data.block_size = allocation->block_size;
+  data.bytes = allocation->size;
+  std::memset(export_data, 0, kPoolPointerExportSize);
+  std::memcpy(export_data, &data, sizeof(data));
+  return absl::OkStatus();
 }
 
 absl::Status MemPoolImportPointer(uint64_t* dptr, uint64_t handle, const void* export_data) {
-  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(handle, "cuMemPoolImportPointer"));
   if (dptr == nullptr || export_data == nullptr) {
     return Error(ErrorCode::kInvalidValue, "cuMemPoolImportPointer: ptr_out or shareData is null");
   }
-  (void)pool;
-  // Only pools imported from a shareable handle import pointers.
-  return Error(ErrorCode::kInvalidValue,
-               "cuMemPoolImportPointer: the pool was not imported from another process");
+  if (!pool->imported()) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolImportPointer: the pool was not imported from a shareable handle");
+  }
+  PoolPointerExport data;
+  std::memcpy(&data, export_data, sizeof(data));
+  if (data.magic != kPoolPointerExportMagic || data.pool_id != pool->arena()->id() ||
+      data.bytes == 0 || data.bytes > data.block_size) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuMemPoolImportPointer: the export data is not from this pool");
+  }
+  if (context->device() != pool->device()) {
+    return Error(ErrorCode::kInvalidValue, "cuMemPoolImportPointer: the pool is on device ",
+                 pool->device()->ordinal(), ", the current context on device ",
+                 context->device()->ordinal());
+  }
+  SH_ASSIGN_OR_RETURN(Allocation * block,
+                      pool->Import(context, data.offset, data.block_size, data.bytes));
+  *dptr = block->device_address();
+  return absl::OkStatus();
 }
 
 absl::Status DeviceGetDefaultMemPool(HandleOut out, int ordinal) {
@@ -756,6 +881,10 @@ absl::Status DeviceSetMemPool(int ordinal, uint64_t handle) {
   if (pool->device() != device) {
     return Error(ErrorCode::kInvalidValue, "cuDeviceSetMemPool: the pool belongs to device ",
                  pool->device()->ordinal());
+  }
+  if (pool->imported()) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuDeviceSetMemPool: a pool imported from another process allocates nothing");
   }
   GetPools().SetCurrentPool(device, pool);
   return absl::OkStatus();

@@ -35,6 +35,7 @@ namespace streamhal {
 
 class Context;
 class Device;
+class PoolArena;
 class Stream;
 
 // CUmemPool_attribute (hipMemPoolAttr has the same values).
@@ -83,18 +84,31 @@ class MemPool : public Object {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kMemPool;
 
-  MemPool(Device* device, const MemPoolProps& props, bool is_default);
+  // `arena`: where the blocks of a pool with a shareable handle type live
+  // (core/pool_arena.h); null for other pools. `imported`: a pool imported
+  // from another process's descriptor, which maps that process's blocks
+  // (cuMemPoolImportPointer) but allocates none.
+  MemPool(Device* device, const MemPoolProps& props, bool is_default,
+          std::shared_ptr<PoolArena> arena = nullptr, bool imported = false);
   ~MemPool() override;
 
   Device* device() const { return device_; }
   const MemPoolProps& props() const { return props_; }
   bool is_default() const { return is_default_; }
+  bool imported() const { return imported_; }
+  PoolArena* arena() const { return arena_.get(); }
 
   // A block of at least `bytes` for `stream`, cached or new.
   absl::StatusOr<Allocation*> Allocate(Context* context, Stream* stream, uint64_t bytes);
   // Takes back a block already removed from the address map: freed in
   // stream `stream` (a handle) before `point`, or finished (stream 0).
   void Cache(std::unique_ptr<Allocation> block, uint64_t stream, uint64_t point);
+  // Imported pools: maps the block another process exported, owned by
+  // `context`, and enters it in the address map.
+  absl::StatusOr<Allocation*> Import(Context* context, uint64_t offset, uint64_t block_size,
+                                     uint64_t bytes);
+  // Imported pools: a mapped block is being destroyed by the caller.
+  void Forget();
   // Gives finished cached blocks back to the device until the pool holds at
   // most `keep` bytes; with `wait`, first waits for unfinished frees.
   void Trim(uint64_t keep, bool wait);
@@ -123,10 +137,19 @@ class MemPool : public Object {
   void AccountUsed(int64_t delta) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   std::unique_ptr<Allocation> Hand(CachedBlock* block, Context* context, uint64_t bytes)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // A cached block `stream` may use now (making it wait for the free when
+  // the reuse policy says so), or null.
+  absl::StatusOr<std::unique_ptr<Allocation>> TakeCached(Context* context, Stream* stream,
+                                                         uint64_t size, uint64_t bytes);
+  // A block the device has to provide.
+  absl::StatusOr<std::unique_ptr<Allocation>> NewBlock(Context* context, uint64_t size,
+                                                       uint64_t bytes);
 
   Device* const device_;
   const MemPoolProps props_;
   const bool is_default_;
+  const std::shared_ptr<PoolArena> arena_;
+  const bool imported_;
   mutable Mutex mutex_;
   // Cached blocks by block size.
   absl::btree_multimap<uint64_t, CachedBlock> cache_ ABSL_GUARDED_BY(mutex_);
@@ -166,9 +189,11 @@ absl::Status MemPoolGetAttribute(uint64_t pool, int attribute, void* value);
 absl::Status MemPoolTrimTo(uint64_t pool, size_t min_bytes_to_keep);
 absl::Status MemPoolSetAccess(uint64_t pool, const MemAccessDesc* map, size_t count);
 absl::Status MemPoolGetAccess(int* flags, uint64_t pool, const MemAccessDesc* location);
-// Shareable handles and exported pointers need pools created with a handle
-// type; this device cannot export memory, so such pools are refused at
-// creation (kNotSupported) and these calls report what the caller got wrong.
+// Shareable handles (POSIX file descriptors) and exported pointers need
+// pools created with that handle type, on devices that import host memory
+// (elsewhere such pools are refused at creation with kNotSupported). An
+// imported pool allocates nothing; its pointers are freed with cuMemFree or
+// cuMemFreeAsync like any pool pointer.
 absl::Status MemPoolExportToShareableHandle(void* handle_out, uint64_t pool, int handle_type,
                                             unsigned long long flags);
 absl::Status MemPoolImportFromShareableHandle(HandleOut out, void* handle, int handle_type,

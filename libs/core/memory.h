@@ -42,6 +42,10 @@ uint64_t NextBufferId();
 // One live allocation. Owned by the memory registry; its context frees it
 // when the context is destroyed.
 struct Allocation {
+  // What `backend` imported and must outlive it (a shareable pool block's
+  // file mapping, core/pool_arena.h); null for most allocations. Declared
+  // first so that it is destroyed last.
+  std::shared_ptr<void> mapping;
   std::unique_ptr<BackendAllocation> backend;
   Context* context = nullptr;
   AllocationKind kind = AllocationKind::kDevice;
@@ -53,6 +57,8 @@ struct Allocation {
   MemPool* pool = nullptr;
   // Pool blocks: the size of the backend allocation (at least `size`).
   uint64_t block_size = 0;
+  // Blocks of pools with shareable handles: the offset in the pool's file.
+  uint64_t pool_offset = 0;
   // A device import of mapped virtual memory (virtual_memory.h): freed by
   // cuMemUnmap and cuMemSetAccess, never by cuMemFree.
   bool virtual_mapping = false;

@@ -89,6 +89,8 @@ DeviceAttribute ToCore(int attribute) {
       return DeviceAttribute::kCooperativeMultiDeviceLaunch;
     case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: return DeviceAttribute::kHostRegisterSupported;
     case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: return DeviceAttribute::kMemoryPoolsSupported;
+    case CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES:
+      return DeviceAttribute::kMemoryPoolSupportedHandleTypes;
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
       return DeviceAttribute::kVirtualMemoryManagementSupported;
     case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE:

@@ -93,6 +93,8 @@ DeviceAttribute ToCore(int attribute) {
       return DeviceAttribute::kCooperativeMultiDeviceLaunch;
     case hipDeviceAttributeHostRegisterSupported: return DeviceAttribute::kHostRegisterSupported;
     case hipDeviceAttributeMemoryPoolsSupported: return DeviceAttribute::kMemoryPoolsSupported;
+    case hipDeviceAttributeMemoryPoolSupportedHandleTypes:
+      return DeviceAttribute::kMemoryPoolSupportedHandleTypes;
     case hipDeviceAttributeVirtualMemoryManagementSupported:
       return DeviceAttribute::kVirtualMemoryManagementSupported;
     case hipDeviceAttributePersistingL2CacheMaxSize:

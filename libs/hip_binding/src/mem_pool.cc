@@ -128,8 +128,11 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t* mem_pool, void* sha
                                                hipMemAllocationHandleType handle_type,
                                                unsigned int flags) {
   return Call([&] {
-    return streamhal::MemPoolImportFromShareableHandle(HandleOut(mem_pool), shared_handle,
-                                                       EnumArgument(handle_type), flags);
+    // AMD passes the address of the descriptor; core takes the descriptor
+    // as CUDA passes it, cast to a pointer (-1 names none).
+    const intptr_t fd = shared_handle != nullptr ? *static_cast<const int*>(shared_handle) : -1;
+    return streamhal::MemPoolImportFromShareableHandle(
+        HandleOut(mem_pool), reinterpret_cast<void*>(fd), EnumArgument(handle_type), flags);
   });
 }
 
