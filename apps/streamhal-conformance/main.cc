@@ -18,6 +18,7 @@
 #include "conformance/report/format.h"
 #include "conformance/report/report.h"
 #include "conformance/report/table.h"
+#include "conformance/tests/conformance_util.h"
 #include "core/diagnostics.h"
 #include "gtest/gtest.h"
 #include "outcome_recorder.h"
@@ -286,4 +287,10 @@ int Run(int argc, char** argv) {
 }  // namespace
 }  // namespace streamhal::conformance
 
-int main(int argc, char** argv) { return streamhal::conformance::Run(argc, argv); }
+int main(int argc, char** argv) {
+  // A child process of a test (conformance_util.h).
+  if (argc >= 3 && std::string(argv[1]) == "--child") {
+    return streamhal::conformance::RunChildProcess(argv[2], argc - 3, argv + 3);
+  }
+  return streamhal::conformance::Run(argc, argv);
+}

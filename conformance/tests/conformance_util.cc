@@ -1,6 +1,16 @@
 #include "conformance_util.h"
 
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
 #include <string>
+#include <thread>
+
+extern char** environ;
 
 namespace streamhal::conformance {
 namespace {
@@ -162,6 +172,51 @@ void UninitializedTest::SetUp() {
 void UninitializedTest::TearDown() {
   (void)cuHALDeinit();
   (void)hipGetLastError();
+}
+
+namespace {
+
+std::map<std::string, ChildMain>& Children() {
+  static auto* children = new std::map<std::string, ChildMain>;
+  return *children;
+}
+
+}  // namespace
+
+ChildRegistration::ChildRegistration(const char* name, ChildMain main) { Children()[name] = main; }
+
+int RunChildProcess(const char* name, int argc, char** argv) {
+  auto it = Children().find(name);
+  if (it == Children().end()) return 127;
+  return it->second(argc, argv);
+}
+
+int SpawnChild(const char* name, const std::vector<std::string>& args,
+               const std::vector<int>& inherited, int timeout_s) {
+  std::vector<std::string> strings = {"/proc/self/exe", "--child", name};
+  strings.insert(strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  // dup2 onto itself clears close-on-exec in the child.
+  for (int fd : inherited) posix_spawn_file_actions_adddup2(&actions, fd, fd);
+  pid_t pid = -1;
+  const int spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return -1;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace streamhal::conformance

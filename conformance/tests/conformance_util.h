@@ -7,6 +7,9 @@
 #include <cuda.h>
 #include <hip/hip_runtime_api.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance/report/report.h"
 #include "gtest/gtest.h"
 
@@ -63,6 +66,22 @@ class UninitializedTest : public testing::Test {
   void SetUp() override;
   void TearDown() override;
 };
+
+// Tests that share memory with another process run a child: the conformance
+// program itself, started as `streamhal-conformance --child NAME ARGS...`,
+// which runs the child registered under NAME and exits with its result.
+using ChildMain = int (*)(int argc, char** argv);
+struct ChildRegistration {
+  ChildRegistration(const char* name, ChildMain main);
+};
+// The exit code of the child NAME (0: it succeeded), or 127 when no child
+// has that name. Called by the program's main.
+int RunChildProcess(const char* name, int argc, char** argv);
+// Starts this program as child `name` with `args`, keeping each of
+// `inherited` open under the same number, and waits at most `timeout_s` for
+// it: its exit code, or -1 (it could not start, died or timed out; killed).
+int SpawnChild(const char* name, const std::vector<std::string>& args,
+               const std::vector<int>& inherited, int timeout_s);
 
 }  // namespace streamhal::conformance
 

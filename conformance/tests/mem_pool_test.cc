@@ -12,11 +12,14 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "conformance_kernels.h"
 #include "conformance_util.h"
+#include "core/diagnostics.h"
 
 namespace streamhal::conformance {
 namespace {
@@ -505,6 +508,91 @@ TEST_F(MemPoolConformance, AnExportedPoolSharesItsBlocksThroughADescriptor) {
   EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(imported));
   EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
   EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+}
+
+// The other process of the test below: imports the pool from descriptor
+// argv[0] and the block from the hex export data argv[1], checks that its n
+// (argv[2]) floats are 3, and makes them x * 2 + 1 with a kernel.
+int ImportingChild(int argc, char** argv) {
+  if (argc != 3) return 2;
+  const int fd = std::atoi(argv[0]);
+  CUmemPoolPtrExportData export_data{};
+  const std::string hex = argv[1];
+  if (hex.size() != 2 * sizeof(export_data.reserved)) return 3;
+  for (size_t i = 0; i < sizeof(export_data.reserved); ++i) {
+    export_data.reserved[i] =
+        static_cast<unsigned char>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  }
+  const uint32_t n = static_cast<uint32_t>(std::atoi(argv[2]));
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUmemoryPool pool = nullptr;
+  CUdeviceptr data = 0;
+  CUmodule module = nullptr;
+  CUfunction scale = nullptr;
+  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
+      cuCtxCreate(&context, 0, device) != CUDA_SUCCESS ||
+      cuMemPoolImportFromShareableHandle(&pool, reinterpret_cast<void*>(static_cast<intptr_t>(fd)),
+                                         CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+                                         0) != CUDA_SUCCESS ||
+      cuMemPoolImportPointer(&data, pool, &export_data) != CUDA_SUCCESS ||
+      cuModuleLoadData(&module, kScaleOffsetGlsl) != CUDA_SUCCESS ||
+      cuModuleGetFunction(&scale, module, "scale_offset") != CUDA_SUCCESS) {
+    return 4;
+  }
+  std::vector<float> seen(n);
+  if (cuMemcpyDtoH(seen.data(), data, n * sizeof(float)) != CUDA_SUCCESS) return 5;
+  for (float value : seen) {
+    if (value != 3.0f) return 6;
+  }
+  float factor = 2.0f, offset = 1.0f;
+  uint32_t count = n;
+  void* params[] = {&data, &factor, &offset, &count};
+  if (cuLaunchKernel(scale, (n + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr) !=
+          CUDA_SUCCESS ||
+      cuMemFreeAsync(data, nullptr) != CUDA_SUCCESS || cuCtxSynchronize() != CUDA_SUCCESS ||
+      cuMemPoolDestroy(pool) != CUDA_SUCCESS || cuModuleUnload(module) != CUDA_SUCCESS ||
+      cuCtxDestroy(context) != CUDA_SUCCESS) {
+    return 7;
+  }
+  return ValidationMessageCount() == 0 ? 0 : 8;
+}
+const ChildRegistration kImportingChild("mem-pool-import", ImportingChild);
+
+// A second process imports the pool and the block; its kernel's writes are
+// what this process reads afterwards.
+TEST_F(MemPoolConformance, AnotherProcessImportsAndWritesAnExportedBlock) {
+  CUmemPoolProps props{};
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  props.location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+  CUmemoryPool pool = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolCreate(&pool, &props));
+  constexpr uint32_t kN = 4096;
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&data, kN * sizeof(float), pool, nullptr));
+  Scale(data, kN, 0.0f, 3.0f, nullptr);
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  int fd = -1;
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolExportToShareableHandle(
+                              &fd, pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  CUmemPoolPtrExportData export_data{};
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolExportPointer(&export_data, data));
+  std::string hex;
+  for (unsigned char byte : export_data.reserved) {
+    static const char kDigits[] = "0123456789abcdef";
+    hex += kDigits[byte >> 4];
+    hex += kDigits[byte & 15];
+  }
+  EXPECT_EQ(SpawnChild("mem-pool-import", {std::to_string(fd), hex, std::to_string(kN)}, {fd},
+                       /*timeout_s=*/120),
+            0);
+  close(fd);
+  std::vector<float> back(kN);
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(back.data(), data, kN * sizeof(float)));
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(back[i], 7.0f) << i;
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(data));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
 }
 
 TEST_F(MemPoolConformance, ShareableHandleCallsRefuseBadArguments) {
