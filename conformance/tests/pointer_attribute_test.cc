@@ -168,6 +168,49 @@ TEST_F(PointerAttributeConformance, GetAttributesAnswersManyAtOnceAndUnknownPoin
   EXPECT_EQ(owner, nullptr);
 }
 
+TEST_F(PointerAttributeConformance, HipDrvGetAttributesAnswersManyAtOnce) {
+  ProvesLimitation();  // no P2P tokens
+  void* device = nullptr;
+  ASSERT_HIP(hipSuccess, hipMalloc(&device, 512));
+  hipCtx_t owner = nullptr;
+  unsigned type = 0;
+  hipDeviceptr_t device_pointer = nullptr;
+  int ordinal = -1;
+  unsigned long long id = 0, single_id = 0;
+  hipPointer_attribute attributes[] = {
+      HIP_POINTER_ATTRIBUTE_CONTEXT, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
+      HIP_POINTER_ATTRIBUTE_DEVICE_POINTER, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+      HIP_POINTER_ATTRIBUTE_BUFFER_ID};
+  void* data[] = {&owner, &type, &device_pointer, &ordinal, &id};
+  hipDeviceptr_t interior = static_cast<char*>(device) + 16;
+  ASSERT_HIP(hipSuccess, hipDrvPointerGetAttributes(5, attributes, data, interior));
+  EXPECT_EQ(Object(owner), Object(context()));
+  EXPECT_EQ(type, static_cast<unsigned>(hipMemoryTypeDevice));
+  EXPECT_EQ(device_pointer, interior);
+  EXPECT_EQ(ordinal, 0);
+  ASSERT_HIP(hipSuccess,
+             hipPointerGetAttribute(&single_id, HIP_POINTER_ATTRIBUTE_BUFFER_ID, device));
+  EXPECT_EQ(id, single_id);
+  // An unknown pointer answers with zeros; bad arguments are invalid.
+  std::vector<int> pageable(16);
+  ASSERT_HIP(hipSuccess, hipDrvPointerGetAttributes(5, attributes, data, pageable.data()));
+  EXPECT_EQ(owner, nullptr);
+  EXPECT_EQ(type, 0u);
+  EXPECT_EQ(id, 0u);
+  EXPECT_HIP(hipErrorInvalidValue, hipDrvPointerGetAttributes(5, nullptr, data, device));
+  EXPECT_HIP(hipErrorInvalidValue, hipDrvPointerGetAttributes(5, attributes, nullptr, device));
+  hipPointer_attribute unknown = static_cast<hipPointer_attribute>(999);
+  void* one[] = {&type};
+  EXPECT_HIP(hipErrorInvalidValue, hipDrvPointerGetAttributes(1, &unknown, one, device));
+  // GPUDirect RDMA tokens do not exist on Vulkan.
+  hipPointer_attribute tokens_attribute = HIP_POINTER_ATTRIBUTE_P2P_TOKENS;
+  unsigned char tokens[64] = {};
+  void* token_data[] = {tokens};
+  EXPECT_HIP(hipErrorNotSupported,
+             hipDrvPointerGetAttributes(1, &tokens_attribute, token_data, device));
+  ASSERT_HIP(hipSuccess, hipFree(device));
+}
+
 TEST_F(PointerAttributeConformance, UnknownAndFreedPointersAreInvalid) {
   CUdeviceptr device = 0;
   ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&device, 512));

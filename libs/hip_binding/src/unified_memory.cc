@@ -76,6 +76,14 @@ hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute attribute, hi
   });
 }
 
+hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_attribute* attributes,
+                                      void** data, hipDeviceptr_t ptr) {
+  return RuntimeCall([&] {
+    return streamhal::PointerGetAttributes(numAttributes, attributes, data, Address(ptr),
+                                           kMemoryTypes);
+  });
+}
+
 hipError_t hipPointerSetAttribute(const void* value, hipPointer_attribute attribute,
                                   hipDeviceptr_t ptr) {
   return RuntimeCall(

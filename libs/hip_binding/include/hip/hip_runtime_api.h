@@ -1210,6 +1210,9 @@ hipError_t hipHostUnregister(void* hostPtr);
 
 hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void* ptr);
 hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute attribute, hipDeviceptr_t ptr);
+/* cuPointerGetAttributes' twin: several attributes at once. */
+hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_attribute* attributes,
+                                      void** data, hipDeviceptr_t ptr);
 hipError_t hipPointerSetAttribute(const void* value, hipPointer_attribute attribute,
                                   hipDeviceptr_t ptr);
 
