@@ -94,6 +94,20 @@ class RatioReporter : public benchmark::ConsoleReporter {
           "BM_Streamhal_MemcpyHtoD64MiB/real_time", "BM_HostMemcpy64MiB/real_time");
     Ratio("DtoH 64 MiB throughput: streamhal / memcpy (target >= 0.9)", rates_,
           "BM_Streamhal_MemcpyDtoH64MiB/real_time", "BM_HostMemcpy64MiB/real_time");
+    // HIP's own overhead: each HIP figure against its CUDA twin (target
+    // <= 1.05 for times, >= 0.95 for throughputs) and against raw Vulkan.
+    Ratio("HIP launch enqueue / CUDA launch enqueue (target <= 1.05)", times_,
+          "BM_Hip_ModuleLaunchKernel", "BM_Streamhal_LaunchKernel");
+    Ratio("HIP launch enqueue / raw record", times_, "BM_Hip_ModuleLaunchKernel",
+          "BM_RawVulkan_RecordDispatch");
+    Ratio("HIP launch + stream sync / CUDA's (target <= 1.05)", times_,
+          "BM_Hip_LaunchStreamSynchronize", "BM_Streamhal_LaunchStreamSynchronize");
+    Ratio("HIP launch + stream sync / raw submit+wait", times_, "BM_Hip_LaunchStreamSynchronize",
+          "BM_RawVulkan_SubmitWait");
+    Ratio("HIP HtoD 64 MiB throughput / CUDA's (target >= 0.95)", rates_,
+          "BM_Hip_MemcpyHtoD64MiB/real_time", "BM_Streamhal_MemcpyHtoD64MiB/real_time");
+    Ratio("HIP DtoH 64 MiB throughput / CUDA's (target >= 0.95)", rates_,
+          "BM_Hip_MemcpyDtoH64MiB/real_time", "BM_Streamhal_MemcpyDtoH64MiB/real_time");
   }
 
  private:
