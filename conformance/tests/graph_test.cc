@@ -422,7 +422,7 @@ TEST_F(GraphConformance, BadGraphsAndNodesGetClearErrors) {
             cuGraphAddMemsetNode(&out, graph, nullptr, 0, &memset, context()));
   CUDA_HOST_NODE_PARAMS host = {nullptr, nullptr};
   EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddHostNode(&out, graph, nullptr, 0, &host));
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuGraphAddMemFreeNode(&out, graph, nullptr, 0, args.data));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddMemFreeNode(&out, graph, nullptr, 0, args.data));
 
   // A cycle fails instantiation, naming a node of it.
   ASSERT_CU(CUDA_SUCCESS, cuGraphAddDependencies(graph, &b, &a, 1));
@@ -818,6 +818,171 @@ TEST_F(GraphConformance, ForbiddenCallsWhileCapturingGiveTheDocumentedErrors) {
   EXPECT_EQ(Read(args.data), std::vector<float>(kN, 1.0f));
   for (CUevent e : {fork, outside}) EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(e));
   for (CUstream s : {s1, s2, blocking}) EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
+// An allocation node's memory: fixed when the node is made, used by nodes
+// between it and the free node, on every launch.
+TEST_F(GraphConformance, MemAllocAndFreeNodesBracketTheWorkThatUsesTheMemory) {
+  CUgraph graph = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphCreate(&graph, 0));
+  CUDA_MEM_ALLOC_NODE_PARAMS alloc = {};
+  alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  alloc.poolProps.location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+  alloc.bytesize = kN * sizeof(float);
+  CUmemAccessDesc access = {{CU_MEM_LOCATION_TYPE_DEVICE, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+  alloc.accessDescs = &access;
+  alloc.accessDescCount = 1;
+  CUgraphNode alloc_node = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddMemAllocNode(&alloc_node, graph, nullptr, 0, &alloc));
+  ASSERT_NE(alloc.dptr, 0u);
+  // fill 2, scale by 3 plus 1, copy out to ordinary memory, free.
+  CUgraphNode fill = nullptr, kernel = nullptr, copy = nullptr, free_node = nullptr;
+  CUDA_MEMSET_NODE_PARAMS memset = Fill32(alloc.dptr, 2.0f, kN);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddMemsetNode(&fill, graph, &alloc_node, 1, &memset, context()));
+  ScaleOffset args;
+  args.data = alloc.dptr;
+  args.scale = 3.0f;
+  CUDA_KERNEL_NODE_PARAMS kernel_params = args.Node(function_);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddKernelNode(&kernel, graph, &fill, 1, &kernel_params));
+  CUdeviceptr out = Buffer(0.0f);
+  CUDA_MEMCPY3D copy_params = DeviceCopy(out, alloc.dptr, kN * sizeof(float));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddMemcpyNode(&copy, graph, &kernel, 1, &copy_params, context()));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddMemFreeNode(&free_node, graph, &copy, 1, alloc.dptr));
+
+  CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphNodeGetType(alloc_node, &type));
+  EXPECT_EQ(type, CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphNodeGetType(free_node, &type));
+  EXPECT_EQ(type, CU_GRAPH_NODE_TYPE_MEM_FREE);
+  CUDA_MEM_ALLOC_NODE_PARAMS read = {};
+  ASSERT_CU(CUDA_SUCCESS, cuGraphMemAllocNodeGetParams(alloc_node, &read));
+  EXPECT_EQ(read.dptr, alloc.dptr);
+  EXPECT_EQ(read.bytesize, alloc.bytesize);
+  EXPECT_EQ(read.poolProps.location.id, 0);
+  CUdeviceptr freed = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphMemFreeNodeGetParams(free_node, &freed));
+  EXPECT_EQ(freed, alloc.dptr);
+
+  CUgraphExec exec = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphInstantiate(&exec, graph, 0));
+  for (int launch = 0; launch < 3; ++launch) {
+    ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(out, 0, kN));
+    ASSERT_CU(CUDA_SUCCESS, cuGraphLaunch(exec, nullptr));
+    ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(nullptr));
+    for (float value : Read(out)) ASSERT_EQ(value, 7.0f);
+  }
+  // Freed once in the graph only, and only the graph's own allocations.
+  CUgraphNode again = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddMemFreeNode(&again, graph, nullptr, 0, alloc.dptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddMemFreeNode(&again, graph, nullptr, 0, out));
+  // Wrong node kinds and bad parameters.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphMemAllocNodeGetParams(free_node, &read));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphMemFreeNodeGetParams(alloc_node, &freed));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphMemAllocNodeGetParams(alloc_node, nullptr));
+  CUDA_MEM_ALLOC_NODE_PARAMS bad = alloc;
+  bad.bytesize = 0;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddMemAllocNode(&again, graph, nullptr, 0, &bad));
+  bad = alloc;
+  bad.poolProps.location.id = 9;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddMemAllocNode(&again, graph, nullptr, 0, &bad));
+  bad = alloc;
+  bad.accessDescs = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddMemAllocNode(&again, graph, nullptr, 0, &bad));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddMemAllocNode(&again, graph, nullptr, 0, nullptr));
+  // A graph with memory nodes does not become a child graph.
+  CUgraph parent = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphCreate(&parent, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddChildGraphNode(&again, parent, nullptr, 0, graph));
+
+  // The executable graph keeps the memory after the graph is gone.
+  ASSERT_CU(CUDA_SUCCESS, cuGraphDestroy(graph));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(out, 0, kN));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphLaunch(exec, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(nullptr));
+  for (float value : Read(out)) ASSERT_EQ(value, 7.0f);
+  EXPECT_CU(CUDA_SUCCESS, cuGraphExecDestroy(exec));
+  EXPECT_CU(CUDA_SUCCESS, cuGraphDestroy(parent));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(out));
+}
+
+// CUDA lets a program free an allocation its graph does not free with
+// cuMemFree or cuMemFreeAsync after a launch; here the memory stays with the
+// graph (core/graph_memory.h) and those calls refuse it.
+TEST_F(GraphConformance, GraphMemoryIsFreedOnlyWithItsGraph) {
+  ProvesLimitation();
+  CUgraph graph = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphCreate(&graph, 0));
+  CUDA_MEM_ALLOC_NODE_PARAMS alloc = {};
+  alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  alloc.poolProps.location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+  alloc.bytesize = 4096;
+  CUgraphNode node = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddMemAllocNode(&node, graph, nullptr, 0, &alloc));
+  CUgraphExec exec = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphInstantiate(&exec, graph, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphLaunch(exec, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(nullptr));
+  // The memory is usable after the launch, as CUDA promises...
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(alloc.dptr, 7, 1024));
+  uint32_t word = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&word, alloc.dptr + 4092, 4));
+  EXPECT_EQ(word, 7u);
+  // ...but not the program's to free.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFree(alloc.dptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeAsync(alloc.dptr, nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuGraphExecDestroy(exec));
+  EXPECT_CU(CUDA_SUCCESS, cuGraphDestroy(graph));
+}
+
+// cuMemAllocAsync and cuMemFreeAsync in a capturing stream become
+// allocation and free nodes.
+TEST_F(GraphConformance, CapturedStreamOrderedAllocationBecomesMemoryNodes) {
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr out = Buffer(0.0f);
+  CUdeviceptr plain = Buffer(0.0f);
+  ASSERT_CU(CUDA_SUCCESS, cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  CUdeviceptr scratch = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&scratch, kN * sizeof(float), stream));
+  ASSERT_NE(scratch, 0u);
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32Async(scratch, Bits(5.0f), kN, stream));
+  ScaleOffset args;
+  args.data = scratch;
+  args.scale = 2.0f;
+  ASSERT_CU(CUDA_SUCCESS, cuLaunchKernel(function_, (kN + 63) / 64, 1, 1, 64, 1, 1, 0, stream,
+                                         args.params, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoDAsync(out, scratch, kN * sizeof(float), stream));
+  // Memory from outside the capture cannot be freed inside it.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeAsync(plain, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(scratch, stream));
+  CUgraph graph = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamEndCapture(stream, &graph));
+  size_t count = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphGetNodes(graph, nullptr, &count));
+  std::vector<CUgraphNode> nodes(count);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphGetNodes(graph, nodes.data(), &count));
+  int allocs = 0, frees = 0;
+  for (CUgraphNode node : nodes) {
+    CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+    ASSERT_CU(CUDA_SUCCESS, cuGraphNodeGetType(node, &type));
+    allocs += type == CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    frees += type == CU_GRAPH_NODE_TYPE_MEM_FREE;
+  }
+  EXPECT_EQ(allocs, 1);
+  EXPECT_EQ(frees, 1);
+  CUgraphExec exec = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphInstantiate(&exec, graph, 0));
+  for (int launch = 0; launch < 2; ++launch) {
+    ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(out, 0, kN));
+    ASSERT_CU(CUDA_SUCCESS, cuGraphLaunch(exec, stream));
+    ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+    for (float value : Read(out)) ASSERT_EQ(value, 11.0f);
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuGraphExecDestroy(exec));
+  EXPECT_CU(CUDA_SUCCESS, cuGraphDestroy(graph));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(out));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(plain));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
 }
 
 }  // namespace

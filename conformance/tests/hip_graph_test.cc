@@ -1375,21 +1375,45 @@ TEST_F(HipGraphConformance, NullDestroyedAndForeignHandlesAreInvalidValue) {
 
 // Memory alloc/free nodes need stream-ordered allocation (hipMallocAsync),
 // which streamhal does not have yet.
-TEST_F(HipGraphConformance, MemAllocAndFreeNodesAreNotSupported) {
-  ProvesNotSupported();
+TEST_F(HipGraphConformance, MemAllocAndFreeNodesBracketTheWorkThatUsesTheMemory) {
+  constexpr unsigned kCount = 512;
   hipGraph_t graph = nullptr;
   ASSERT_HIP(hipSuccess, hipGraphCreate(&graph, 0));
-  hipGraphNode_t node = nullptr;
-  hipMemAllocNodeParams params{};
-  params.bytesize = 1024;
-  EXPECT_HIP(hipErrorNotSupported, hipGraphAddMemAllocNode(&node, graph, nullptr, 0, &params));
-  EXPECT_EQ(params.dptr, nullptr);
-  void* dev = nullptr;
-  ASSERT_HIP(hipSuccess, hipMalloc(&dev, 1024));
-  EXPECT_HIP(hipErrorNotSupported, hipGraphAddMemFreeNode(&node, graph, nullptr, 0, dev));
-  EXPECT_EQ(node, nullptr);
-  ASSERT_HIP(hipSuccess, hipFree(dev));
-  ASSERT_HIP(hipSuccess, hipGraphDestroy(graph));
+  hipMemAllocNodeParams alloc{};
+  alloc.poolProps.allocType = hipMemAllocationTypePinned;
+  alloc.poolProps.location = {hipMemLocationTypeDevice, 0};
+  alloc.bytesize = kCount * sizeof(float);
+  hipGraphNode_t alloc_node = nullptr, kernel = nullptr, copy = nullptr, free_node = nullptr;
+  ASSERT_HIP(hipSuccess, hipGraphAddMemAllocNode(&alloc_node, graph, nullptr, 0, &alloc));
+  ASSERT_NE(alloc.dptr, nullptr);
+  hipMemAllocNodeParams read{};
+  ASSERT_HIP(hipSuccess, hipGraphMemAllocNodeGetParams(alloc_node, &read));
+  EXPECT_EQ(read.dptr, alloc.dptr);
+  EXPECT_EQ(read.bytesize, alloc.bytesize);
+  // data = data * 0 + 4, then copied to the host.
+  void* data = alloc.dptr;
+  float scale = 0.0f, offset = 4.0f;
+  unsigned n = kCount;
+  hipKernelNodeParams params = ScaleOffset(data, scale, offset, n);
+  ASSERT_HIP(hipSuccess, hipGraphAddKernelNode(&kernel, graph, &alloc_node, 1, &params));
+  std::vector<float> host(kCount, 0.0f);
+  ASSERT_HIP(hipSuccess, hipGraphAddMemcpyNode1D(&copy, graph, &kernel, 1, host.data(), data,
+                                                 kCount * sizeof(float), hipMemcpyDeviceToHost));
+  ASSERT_HIP(hipSuccess, hipGraphAddMemFreeNode(&free_node, graph, &copy, 1, data));
+  void* freed = nullptr;
+  ASSERT_HIP(hipSuccess, hipGraphMemFreeNodeGetParams(free_node, &freed));
+  EXPECT_EQ(freed, data);
+  EXPECT_HIP(hipErrorInvalidValue, hipGraphAddMemFreeNode(&free_node, graph, nullptr, 0, data));
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipGraphAddMemAllocNode(&alloc_node, graph, nullptr, 0, nullptr));
+  hipGraphExec_t exec = nullptr;
+  ASSERT_HIP(hipSuccess, hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  ASSERT_HIP(hipSuccess, hipGraphLaunch(exec, stream_));
+  ASSERT_HIP(hipSuccess, hipStreamSynchronize(stream_));
+  for (float value : host) ASSERT_EQ(value, 4.0f);
+  EXPECT_HIP(hipErrorInvalidValue, hipFree(data));
+  EXPECT_HIP(hipSuccess, hipGraphExecDestroy(exec));
+  EXPECT_HIP(hipSuccess, hipGraphDestroy(graph));
 }
 
 }  // namespace

@@ -440,6 +440,14 @@ absl::Status GraphAddChildGraphNode(HandleOut out, uint64_t graph, const uint64_
   if (child_handle == graph) {
     return Error(ErrorCode::kInvalidValue, "child graph node: a graph cannot contain itself");
   }
+  // CUDA: a graph with memory nodes can become a child only by moving it
+  // (CUDA 12.9's ownership field), which this entry point cannot ask for.
+  for (const auto& node : child->nodes()) {
+    if (node->type() == GraphNodeType::kMemAlloc || node->type() == GraphNodeType::kMemFree) {
+      return Error(ErrorCode::kInvalidValue,
+                   "child graph node: the child graph has memory allocation or free nodes");
+    }
+  }
   // AddNode re-owns a clone; this one only carries the shape there.
   ChildGraphParams params{child->Clone(nullptr, nullptr)};
   return AddNode(out, graph, dependencies, count, GraphNodeType::kChildGraph, std::move(params));
@@ -459,11 +467,101 @@ absl::Status GraphAddEventWaitNode(HandleOut out, uint64_t graph, const uint64_t
                  EventNodeParams{event});
 }
 
-absl::Status GraphAddMemAllocOrFreeNode(HandleOut out, uint64_t graph, const uint64_t*, size_t) {
+absl::Status GraphAddMemAllocNode(HandleOut out, uint64_t graph_handle,
+                                  const uint64_t* dependencies, size_t count,
+                                  const MemPoolProps& props, absl::Span<const MemAccessDesc> access,
+                                  uint64_t bytes, uint64_t* address) {
+  if (out.is_null() || address == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuGraphAddMemAllocNode: a pointer argument is null");
+  }
+  SH_ASSIGN_OR_RETURN(Graph * graph, ResolveGraph(graph_handle));
+  SH_RETURN_IF_ERROR(ResolveDependencies(graph, dependencies, count).status());
+  if (bytes == 0) return Error(ErrorCode::kInvalidValue, "cuGraphAddMemAllocNode: bytesize is 0");
+  if (props.allocation_type != kMemAllocationTypePinned ||
+      props.location_type != kMemLocationTypeDevice || props.handle_types != kMemHandleTypeNone) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuGraphAddMemAllocNode: poolProps must ask for pinned memory of a device, "
+                 "without shareable handle types");
+  }
+  Context* context = graph->context();
+  if (props.location_id != context->device()->ordinal()) {
+    return Error(ErrorCode::kInvalidValue, "cuGraphAddMemAllocNode: the graph belongs to device ",
+                 context->device()->ordinal(), ", not device ", props.location_id);
+  }
+  for (const MemAccessDesc& desc : access) {
+    if (desc.location_type != kMemLocationTypeDevice || desc.location_id < 0 ||
+        (desc.flags != kMemAccessProtNone && desc.flags != kMemAccessProtRead &&
+         desc.flags != kMemAccessProtReadWrite)) {
+      return Error(ErrorCode::kInvalidValue, "cuGraphAddMemAllocNode: a bad access descriptor");
+    }
+    const bool own = desc.location_id == context->device()->ordinal();
+    if (own && desc.flags != kMemAccessProtReadWrite) {
+      return Error(ErrorCode::kInvalidValue,
+                   "cuGraphAddMemAllocNode: the allocating device always has read-write access");
+    }
+    if (!own && desc.flags != kMemAccessProtNone) {
+      return Error(ErrorCode::kNotSupported, "cuGraphAddMemAllocNode: device ", desc.location_id,
+                   " cannot access memory of device ", context->device()->ordinal(),
+                   " (no peer access)");
+    }
+  }
+  if (bytes > context->device()->properties().max_allocation_size) {
+    return Error(ErrorCode::kOutOfMemory, "cuGraphAddMemAllocNode: ", bytes,
+                 " bytes exceeds the largest allocation");
+  }
+  SH_ASSIGN_OR_RETURN(std::shared_ptr<GraphMemory> memory, GraphMemory::Create(context, bytes));
+  *address = memory->address();
+  return AddNode(out, graph_handle, dependencies, count, GraphNodeType::kMemAlloc,
+                 MemAllocNodeParams{std::move(memory), props});
+}
+
+absl::StatusOr<MemFreeNodeParams> MakeMemFreeNodeParams(const Graph& graph, uint64_t address) {
+  bool allocated = false;
+  for (const auto& node : graph.nodes()) {
+    if (node->type() == GraphNodeType::kMemAlloc &&
+        node->as<MemAllocNodeParams>().memory->address() == address) {
+      allocated = true;
+    } else if (node->type() == GraphNodeType::kMemFree &&
+               node->as<MemFreeNodeParams>().address == address) {
+      return Error(ErrorCode::kInvalidValue, "cuGraphAddMemFreeNode: 0x", absl::Hex(address),
+                   " is freed by another node of the graph already");
+    }
+  }
+  if (!allocated) {
+    return Error(ErrorCode::kInvalidValue, "cuGraphAddMemFreeNode: 0x", absl::Hex(address),
+                 " is not the address of an allocation node of this graph");
+  }
+  return MemFreeNodeParams{address};
+}
+
+absl::Status GraphAddMemFreeNode(HandleOut out, uint64_t graph_handle, const uint64_t* dependencies,
+                                 size_t count, uint64_t address) {
   if (out.is_null()) return Error(ErrorCode::kInvalidValue, "graph: phGraphNode is null");
-  SH_RETURN_IF_ERROR(ResolveGraph(graph).status());
-  return Error(ErrorCode::kNotSupported,
-               "memory alloc/free nodes need stream-ordered allocation, not available yet");
+  SH_ASSIGN_OR_RETURN(Graph * graph, ResolveGraph(graph_handle));
+  SH_ASSIGN_OR_RETURN(MemFreeNodeParams params, MakeMemFreeNodeParams(*graph, address));
+  return AddNode(out, graph_handle, dependencies, count, GraphNodeType::kMemFree, params);
+}
+
+absl::Status GraphMemAllocNodeGetParams(uint64_t handle, MemPoolProps* props, uint64_t* bytes,
+                                        uint64_t* address) {
+  SH_ASSIGN_OR_RETURN(GraphNode * node, GraphNodeOfType(handle, GraphNodeType::kMemAlloc));
+  if (props == nullptr || bytes == nullptr || address == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuGraphMemAllocNodeGetParams: params_out is null");
+  }
+  const MemAllocNodeParams& params = node->as<MemAllocNodeParams>();
+  *props = params.pool_props;
+  *bytes = params.memory->bytes();
+  *address = params.memory->address();
+  return absl::OkStatus();
+}
+
+absl::Status GraphMemFreeNodeGetParams(uint64_t handle, uint64_t* address) {
+  SH_ASSIGN_OR_RETURN(GraphNode * node, GraphNodeOfType(handle, GraphNodeType::kMemFree));
+  if (address == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuGraphMemFreeNodeGetParams: dptr_out is null");
+  }
+  *address = node->as<MemFreeNodeParams>().address;
+  return absl::OkStatus();
 }
 
 absl::Status GraphGetNodes(uint64_t handle, uint64_t* items, size_t* count) {
@@ -671,6 +769,12 @@ std::string NodeLabel(const GraphNode& node) {
           absl::StrAppend(&label, "\\nevent 0x", absl::Hex(p.event));
         } else if constexpr (std::is_same_v<T, ChildGraphParams>) {
           absl::StrAppend(&label, "\\n", p.graph->nodes().size(), " nodes");
+        } else if constexpr (std::is_same_v<T, MemAllocNodeParams>) {
+          absl::StrAppend(&label, "\\n", p.memory->bytes(), " bytes at 0x",
+                          absl::Hex(p.memory->address()), " on device ",
+                          p.memory->device_ordinal());
+        } else if constexpr (std::is_same_v<T, MemFreeNodeParams>) {
+          absl::StrAppend(&label, "\\nfree 0x", absl::Hex(p.address));
         }
       },
       node.params());

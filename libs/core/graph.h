@@ -17,8 +17,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "core/graph_memory.h"
 #include "core/handle.h"
 #include "core/launch_params.h"
+#include "core/mem_pool.h"
 
 namespace streamhal {
 
@@ -97,6 +99,19 @@ struct EventNodeParams {
   uint64_t event = 0;
 };
 
+// An allocation node: its memory, fixed when the node was made and shared
+// with clones and executable graphs (core/graph_memory.h), and the pool
+// properties it was asked for.
+struct MemAllocNodeParams {
+  std::shared_ptr<GraphMemory> memory;
+  MemPoolProps pool_props;
+};
+
+// A free node: the address of an allocation node's memory in the same graph.
+struct MemFreeNodeParams {
+  uint64_t address = 0;
+};
+
 // A child graph node owns its own copy of the graph it was given.
 struct ChildGraphParams {
   std::unique_ptr<Graph> graph;
@@ -105,8 +120,9 @@ struct ChildGraphParams {
 class GraphNode : public Object {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kGraphNode;
-  using Params = std::variant<std::monostate, KernelNodeParams, Copy3DParams, MemsetNodeParams,
-                              HostNodeParams, EventNodeParams, ChildGraphParams>;
+  using Params =
+      std::variant<std::monostate, KernelNodeParams, Copy3DParams, MemsetNodeParams, HostNodeParams,
+                   EventNodeParams, ChildGraphParams, MemAllocNodeParams, MemFreeNodeParams>;
 
   GraphNode(Graph* graph, GraphNodeType type, Params params);
 
@@ -217,9 +233,24 @@ absl::Status GraphAddEventRecordNode(HandleOut out, uint64_t graph, const uint64
                                      size_t count, uint64_t event);
 absl::Status GraphAddEventWaitNode(HandleOut out, uint64_t graph, const uint64_t* dependencies,
                                    size_t count, uint64_t event);
-// Memory alloc/free nodes wait for stream-ordered allocation: kNotSupported.
-absl::Status GraphAddMemAllocOrFreeNode(HandleOut out, uint64_t graph, const uint64_t* dependencies,
-                                        size_t count);
+// An allocation node of `bytes` on the pool properties' device (the graph's
+// device); its address, fixed from now on, goes to `*address`.
+// `access`: which devices may use it (the graph's own device read-write;
+// other devices need peer access, kNotSupported).
+absl::Status GraphAddMemAllocNode(HandleOut out, uint64_t graph, const uint64_t* dependencies,
+                                  size_t count, const MemPoolProps& props,
+                                  absl::Span<const MemAccessDesc> access, uint64_t bytes,
+                                  uint64_t* address);
+// A free node for the memory of an allocation node of the same graph that no
+// other free node frees.
+absl::Status GraphAddMemFreeNode(HandleOut out, uint64_t graph, const uint64_t* dependencies,
+                                 size_t count, uint64_t address);
+absl::Status GraphMemAllocNodeGetParams(uint64_t node, MemPoolProps* props, uint64_t* bytes,
+                                        uint64_t* address);
+absl::Status GraphMemFreeNodeGetParams(uint64_t node, uint64_t* address);
+// Shared with stream capture: the node parameters for freeing `address` in
+// `graph`, checked as GraphAddMemFreeNode checks them.
+absl::StatusOr<MemFreeNodeParams> MakeMemFreeNodeParams(const Graph& graph, uint64_t address);
 
 // Lists: with `items` null, `*count` receives the total; otherwise up to
 // `*count` handles are written, the rest of the array set to 0, and

@@ -112,7 +112,12 @@ std::vector<uint32_t> GraphExec::Flatten(const Graph& graph, const std::vector<u
       child_shapes[node] = child_shape;
       flat.type = GraphNodeType::kEmpty;  // completes when the child's leaves have
     } else {
-      flat.type = node->type();
+      // Allocation and free nodes order their neighbours only: the memory
+      // exists from the node's creation (core/graph_memory.h), and the
+      // executable graph keeps it alive through the parameters.
+      const bool memory_node =
+          node->type() == GraphNodeType::kMemAlloc || node->type() == GraphNodeType::kMemFree;
+      flat.type = memory_node ? GraphNodeType::kEmpty : node->type();
       flat.params = CopyParams(node->params());
       flat.dependencies = std::move(dependencies);
     }
@@ -468,6 +473,17 @@ absl::Status GraphExec::CompareShape(const Graph& graph, size_t shape_index,
       if (function == nullptr || function->module()->context() != context_) {
         return fail(ExecUpdateResult::kUnsupportedFunctionChange, &node, nullptr,
                     "a kernel node's function belongs to another context or was unloaded");
+      }
+    } else if (node.type() == GraphNodeType::kMemAlloc || node.type() == GraphNodeType::kMemFree) {
+      // CUDA: memory nodes cannot change in an update.
+      const GraphNode::Params& before = nodes_[shape.members[i]].params;
+      const bool same =
+          node.type() == GraphNodeType::kMemAlloc
+              ? std::get<MemAllocNodeParams>(before).memory == node.as<MemAllocNodeParams>().memory
+              : std::get<MemFreeNodeParams>(before).address == node.as<MemFreeNodeParams>().address;
+      if (!same) {
+        return fail(ExecUpdateResult::kParametersChanged, &node, nullptr,
+                    "a memory allocation or free node changed");
       }
     } else if (node.type() == GraphNodeType::kMemcpy) {
       // The copy must stay the kind of step it was (device work or a copy

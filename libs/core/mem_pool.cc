@@ -15,6 +15,7 @@
 #include "core/runtime.h"
 #include "core/status.h"
 #include "core/stream.h"
+#include "core/stream_capture.h"
 
 namespace streamhal {
 namespace {
@@ -194,22 +195,12 @@ absl::StatusOr<Device*> ResolveDeviceOrdinal(int ordinal, const char* api) {
   return device;
 }
 
-// A stream-ordered allocation or free may not be captured: that would need
-// graph memory nodes, which streamhal does not have.
-absl::Status RefuseCapture(Stream* stream, const char* api) {
-  if (stream->capture() == nullptr) return absl::OkStatus();
-  return Error(ErrorCode::kNotSupported, api,
-               ": stream-ordered allocation in a capturing stream needs graph memory nodes, "
-               "which are not supported");
-}
-
 absl::Status AllocFrom(MemPool* pool, uint64_t* dptr, size_t bytes, uint64_t stream_handle,
                        const char* api) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   if (dptr == nullptr) return Error(ErrorCode::kInvalidValue, api, ": dptr is null");
   if (bytes == 0) return Error(ErrorCode::kInvalidValue, api, ": bytesize is 0");
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
-  SH_RETURN_IF_ERROR(RefuseCapture(stream, api));
   if (pool == nullptr) pool = GetPools().CurrentPool(stream->context()->device());
   if (pool->imported()) {
     return Error(ErrorCode::kInvalidValue, api,
@@ -221,6 +212,8 @@ absl::Status AllocFrom(MemPool* pool, uint64_t* dptr, size_t bytes, uint64_t str
                  stream->context()->device()->ordinal());
   }
   (void)context;
+  // Captured: an allocation node of the capture's graph (core/graph_memory.h).
+  if (stream->capture() != nullptr) return CaptureMemAlloc(stream, bytes, dptr);
   SH_ASSIGN_OR_RETURN(Allocation * block, pool->Allocate(stream->context(), stream, bytes));
   *dptr = block->device_address();
   return absl::OkStatus();
@@ -550,7 +543,8 @@ absl::Status MemAllocFromPoolAsync(uint64_t* dptr, size_t bytes, uint64_t pool_h
 absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream_handle) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
-  SH_RETURN_IF_ERROR(RefuseCapture(stream, "cuMemFreeAsync"));
+  // Captured: a free node for memory an allocation node of the capture made.
+  if (stream->capture() != nullptr) return CaptureMemFree(stream, dptr);
   Allocation* allocation = FindDeviceAllocationAt(dptr);
   if (allocation == nullptr) {
     return Error(ErrorCode::kInvalidValue, "cuMemFreeAsync: 0x", absl::Hex(dptr),

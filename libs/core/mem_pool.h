@@ -22,14 +22,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/btree_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "core/c_enum.h"
 #include "core/handle.h"
 #include "core/memory.h"
 #include "core/mutex.h"
+#include "core/status.h"
 
 namespace streamhal {
 
@@ -70,6 +73,18 @@ struct MemPoolProps {
   uint64_t max_size = 0;
 };
 
+// CUmemPoolProps and hipMemPoolProps (same members) as core reads them.
+template <typename Props>
+MemPoolProps ToMemPoolProps(const Props& in) {
+  MemPoolProps props;
+  props.allocation_type = EnumArgument(in.allocType);
+  props.handle_types = EnumArgument(in.handleTypes);
+  props.location_type = EnumArgument(in.location.type);
+  props.location_id = in.location.id;
+  props.max_size = in.maxSize;
+  return props;
+}
+
 // The most entries a cuMemPoolSetAccess map may have: more than any
 // machine has devices (the bindings copy the map before the core sees it).
 inline constexpr size_t kMaxAccessDescs = 1024;
@@ -79,6 +94,22 @@ struct MemAccessDesc {
   int location_id = 0;
   int flags = kMemAccessProtReadWrite;
 };
+
+// A CUmemAccessDesc / hipMemAccessDesc array (same members) as core reads
+// it; kInvalidValue for a null array with entries, or too many entries.
+template <typename Desc>
+absl::StatusOr<std::vector<MemAccessDesc>> ToMemAccessDescs(const Desc* descs, size_t count) {
+  if ((descs == nullptr && count != 0) || count > kMaxAccessDescs) {
+    return Error(ErrorCode::kInvalidValue, "the access descriptor array is null or too long");
+  }
+  std::vector<MemAccessDesc> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    out[i].location_type = EnumArgument(descs[i].location.type);
+    out[i].location_id = descs[i].location.id;
+    out[i].flags = EnumArgument(descs[i].flags);
+  }
+  return out;
+}
 
 class MemPool : public Object {
  public:

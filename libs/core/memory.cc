@@ -317,7 +317,8 @@ std::unique_ptr<Allocation> RemoveAllocation(Allocation* allocation) {
 Allocation* FindDeviceAllocationAt(uint64_t dptr) {
   Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
   if (allocation == nullptr || allocation->kind != AllocationKind::kDevice ||
-      allocation->device_address() != dptr || allocation->virtual_mapping) {
+      allocation->device_address() != dptr || allocation->virtual_mapping ||
+      allocation->graph_memory) {
     return nullptr;
   }
   return allocation;
@@ -363,7 +364,8 @@ absl::Status MemFree(uint64_t dptr, bool allow_null) {
   if (allocation == nullptr ||
       (allocation->kind != AllocationKind::kDevice &&
        allocation->kind != AllocationKind::kManaged) ||
-      allocation->device_address() != dptr || allocation->virtual_mapping) {
+      allocation->device_address() != dptr || allocation->virtual_mapping ||
+      allocation->graph_memory) {
     return Error(ErrorCode::kInvalidValue, "cuMemFree: 0x", absl::Hex(dptr),
                  " is not the start of a live device allocation");
   }

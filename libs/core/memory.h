@@ -62,6 +62,9 @@ struct Allocation {
   // A device import of mapped virtual memory (virtual_memory.h): freed by
   // cuMemUnmap and cuMemSetAccess, never by cuMemFree.
   bool virtual_mapping = false;
+  // The memory of a graph's allocation node (core/graph_memory.h): freed
+  // with the graph, never by cuMemFree or cuMemFreeAsync.
+  bool graph_memory = false;
   // CU_POINTER_ATTRIBUTE_BUFFER_ID.
   const uint64_t buffer_id = NextBufferId();
   // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS (cuPointerSetAttribute).

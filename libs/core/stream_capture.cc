@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "core/context.h"
+#include "core/device.h"
 #include "core/event.h"
 #include "core/log.h"
 #include "core/mutex.h"
@@ -99,6 +100,42 @@ absl::Status CaptureMemset(Stream* stream, const MemsetNodeParams& params) {
 
 absl::Status CaptureHostFunction(Stream* stream, void (*fn)(void*), void* data) {
   return AddToTail(stream, GraphNodeType::kHost, HostNodeParams{fn, data});
+}
+
+absl::Status CaptureMemAlloc(Stream* stream, uint64_t bytes, uint64_t* address) {
+  Context* context = stream->context();
+  if (bytes > context->device()->properties().max_allocation_size) {
+    return Error(ErrorCode::kOutOfMemory, "cuMemAllocAsync: ", bytes,
+                 " bytes exceeds the largest allocation");
+  }
+  SH_ASSIGN_OR_RETURN(std::shared_ptr<GraphMemory> memory, GraphMemory::Create(context, bytes));
+  MemPoolProps props;
+  props.location_id = context->device()->ordinal();
+  const uint64_t at = memory->address();
+  SH_RETURN_IF_ERROR(
+      AddToTail(stream, GraphNodeType::kMemAlloc, MemAllocNodeParams{std::move(memory), props}));
+  *address = at;
+  return absl::OkStatus();
+}
+
+absl::Status CaptureMemFree(Stream* stream, uint64_t address) {
+  MemFreeNodeParams params;
+  {
+    MutexLock lock(&CaptureMutex());
+    CaptureSession* session = stream->capture();
+    if (session == nullptr) {
+      return Error(ErrorCode::kIllegalState, "the stream's capture ended concurrently");
+    }
+    absl::StatusOr<MemFreeNodeParams> made = MakeMemFreeNodeParams(*session->graph, address);
+    if (!made.ok()) {
+      return Error(ErrorCode::kInvalidValue, "cuMemFreeAsync: in a capturing stream, 0x",
+                   absl::Hex(address),
+                   " must be memory cuMemAllocAsync allocated in the same "
+                   "capture and did not free yet");
+    }
+    params = *made;
+  }
+  return AddToTail(stream, GraphNodeType::kMemFree, params);
 }
 
 absl::Status CaptureEventRecord(Stream* stream, Event* event) {

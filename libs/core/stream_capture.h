@@ -48,6 +48,12 @@ absl::Status CaptureKernel(Stream* stream, uint64_t function, const LaunchConfig
 absl::Status CaptureCopy(Stream* stream, const Copy3DParams& copy);
 absl::Status CaptureMemset(Stream* stream, const MemsetNodeParams& params);
 absl::Status CaptureHostFunction(Stream* stream, void (*fn)(void*), void* data);
+// cuMemAllocAsync in a capturing stream: an allocation node of `bytes` on
+// the capture's device; its address goes to `*address`.
+absl::Status CaptureMemAlloc(Stream* stream, uint64_t bytes, uint64_t* address);
+// cuMemFreeAsync in a capturing stream: a free node, for memory an
+// allocation node of the same capture made (kInvalidValue otherwise).
+absl::Status CaptureMemFree(Stream* stream, uint64_t address);
 absl::Status CaptureEventRecord(Stream* stream, Event* event);
 // A wait by `stream` (capturing or not) on an event recorded in a capture.
 absl::Status CaptureEventWait(Stream* stream, Event* event);

@@ -748,6 +748,17 @@ typedef struct CUmemPoolProps_st {
   unsigned char reserved[54];
 } CUmemPoolProps;
 
+/* cuGraphAddMemAllocNode: the pool properties and access of the memory,
+   its size, and (out) its address. */
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_st {
+  CUmemPoolProps poolProps;
+  const CUmemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  CUdeviceptr dptr;
+} CUDA_MEM_ALLOC_NODE_PARAMS_v1;
+typedef CUDA_MEM_ALLOC_NODE_PARAMS_v1 CUDA_MEM_ALLOC_NODE_PARAMS;
+
 typedef struct CUmemPoolPtrExportData_st {
   unsigned char reserved[64];
 } CUmemPoolPtrExportData;
@@ -1359,9 +1370,15 @@ CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode* phGraphNode, CUgraph hGr
 CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode* phGraphNode, CUgraph hGraph,
                                          const CUgraphNode* dependencies, size_t numDependencies,
                                          CUevent event);
+CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode* phGraphNode, CUgraph hGraph,
+                                        const CUgraphNode* dependencies, size_t numDependencies,
+                                        CUDA_MEM_ALLOC_NODE_PARAMS* nodeParams);
+CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode,
+                                              CUDA_MEM_ALLOC_NODE_PARAMS* params_out);
 CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode* phGraphNode, CUgraph hGraph,
                                        const CUgraphNode* dependencies, size_t numDependencies,
                                        CUdeviceptr dptr);
+CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr* dptr_out);
 CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS* nodeParams);
 CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode,
                                             const CUDA_KERNEL_NODE_PARAMS* nodeParams);

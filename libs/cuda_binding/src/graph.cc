@@ -8,6 +8,7 @@
 
 #include "core/graph_exec.h"
 #include "core/handle.h"
+#include "core/mem_pool.h"
 #include "core/status.h"
 #include "result.h"
 
@@ -205,10 +206,50 @@ CUresult cuGraphAddEventWaitNode(CUgraphNode* node, CUgraph graph, const CUgraph
       HandleOut(node), HandleValue(graph), Handles(dependencies), count, HandleValue(event)));
 }
 
+CUresult cuGraphAddMemAllocNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies,
+                                size_t count, CUDA_MEM_ALLOC_NODE_PARAMS* params) {
+  if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  absl::StatusOr<std::vector<streamhal::MemAccessDesc>> access =
+      streamhal::ToMemAccessDescs(params->accessDescs, params->accessDescCount);
+  if (!access.ok()) return ToCUresult(access.status());
+  uint64_t address = 0;
+  const CUresult result = ToCUresult(streamhal::GraphAddMemAllocNode(
+      HandleOut(node), HandleValue(graph), Handles(dependencies), count,
+      streamhal::ToMemPoolProps(params->poolProps), *access, params->bytesize, &address));
+  if (result == CUDA_SUCCESS) params->dptr = address;
+  return result;
+}
+
+CUresult cuGraphMemAllocNodeGetParams(CUgraphNode node, CUDA_MEM_ALLOC_NODE_PARAMS* params) {
+  if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  streamhal::MemPoolProps props;
+  uint64_t bytes = 0, address = 0;
+  const CUresult result = ToCUresult(
+      streamhal::GraphMemAllocNodeGetParams(HandleValue(node), &props, &bytes, &address));
+  if (result != CUDA_SUCCESS) return result;
+  *params = CUDA_MEM_ALLOC_NODE_PARAMS{};
+  params->poolProps.allocType = static_cast<CUmemAllocationType>(props.allocation_type);
+  params->poolProps.handleTypes = static_cast<CUmemAllocationHandleType>(props.handle_types);
+  params->poolProps.location.type = static_cast<CUmemLocationType>(props.location_type);
+  params->poolProps.location.id = props.location_id;
+  params->poolProps.maxSize = props.max_size;
+  params->bytesize = bytes;
+  params->dptr = address;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuGraphAddMemFreeNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies,
-                               size_t count, CUdeviceptr) {
-  return ToCUresult(streamhal::GraphAddMemAllocOrFreeNode(HandleOut(node), HandleValue(graph),
-                                                          Handles(dependencies), count));
+                               size_t count, CUdeviceptr dptr) {
+  return ToCUresult(streamhal::GraphAddMemFreeNode(HandleOut(node), HandleValue(graph),
+                                                   Handles(dependencies), count, dptr));
+}
+
+CUresult cuGraphMemFreeNodeGetParams(CUgraphNode node, CUdeviceptr* dptr) {
+  uint64_t address = 0;
+  const CUresult result = ToCUresult(
+      streamhal::GraphMemFreeNodeGetParams(HandleValue(node), dptr ? &address : nullptr));
+  if (result == CUDA_SUCCESS) *dptr = address;
+  return result;
 }
 
 CUresult cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, size_t* count) {

@@ -49,13 +49,8 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
 
 CUresult cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* poolProps) {
   if (poolProps == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  streamhal::MemPoolProps props;
-  props.allocation_type = EnumArgument(poolProps->allocType);
-  props.handle_types = EnumArgument(poolProps->handleTypes);
-  props.location_type = EnumArgument(poolProps->location.type);
-  props.location_id = poolProps->location.id;
-  props.max_size = poolProps->maxSize;
-  return ToCUresult(streamhal::MemPoolCreate(HandleOut(pool), props));
+  return ToCUresult(
+      streamhal::MemPoolCreate(HandleOut(pool), streamhal::ToMemPoolProps(*poolProps)));
 }
 
 CUresult cuMemPoolDestroy(CUmemoryPool pool) {

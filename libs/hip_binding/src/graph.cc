@@ -13,6 +13,7 @@
 #include "core/graph_exec.h"
 #include "core/handle.h"
 #include "core/launch_params.h"
+#include "core/mem_pool.h"
 #include "core/status.h"
 
 using streamhal::Copy3DParams;
@@ -308,19 +309,68 @@ hipError_t hipGraphAddEventWaitNode(hipGraphNode_t* pGraphNode, hipGraph_t graph
 
 hipError_t hipGraphAddMemAllocNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
                                    const hipGraphNode_t* pDependencies, size_t numDependencies,
-                                   hipMemAllocNodeParams* /*pNodeParams*/) {
-  return RuntimeCall([&] {
-    return streamhal::GraphAddMemAllocOrFreeNode(HandleOut(pGraphNode), HandleValue(graph),
-                                                 Handles(pDependencies), numDependencies);
+                                   hipMemAllocNodeParams* pNodeParams) {
+  return RuntimeCall([&]() -> absl::Status {
+    if (pNodeParams == nullptr) {
+      return streamhal::Error(ErrorCode::kInvalidValue, "hipGraphAddMemAllocNode: params are null");
+    }
+    SH_ASSIGN_OR_RETURN(
+        std::vector<streamhal::MemAccessDesc> access,
+        streamhal::ToMemAccessDescs(pNodeParams->accessDescs, pNodeParams->accessDescCount));
+    uint64_t address = 0;
+    SH_RETURN_IF_ERROR(streamhal::GraphAddMemAllocNode(
+        HandleOut(pGraphNode), HandleValue(graph), Handles(pDependencies), numDependencies,
+        streamhal::ToMemPoolProps(pNodeParams->poolProps), access, pNodeParams->bytesize,
+        &address));
+    pNodeParams->dptr = Pointer(address);
+    return absl::OkStatus();
+  });
+}
+
+hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node, hipMemAllocNodeParams* pNodeParams) {
+  return RuntimeCall([&]() -> absl::Status {
+    if (pNodeParams == nullptr) {
+      return streamhal::Error(ErrorCode::kInvalidValue,
+                              "hipGraphMemAllocNodeGetParams: params are null");
+    }
+    streamhal::MemPoolProps props;
+    uint64_t bytes = 0, address = 0;
+    SH_RETURN_IF_ERROR(
+        streamhal::GraphMemAllocNodeGetParams(HandleValue(node), &props, &bytes, &address));
+    *pNodeParams = hipMemAllocNodeParams{};
+    pNodeParams->poolProps.allocType = static_cast<hipMemAllocationType>(props.allocation_type);
+    pNodeParams->poolProps.handleTypes =
+        static_cast<hipMemAllocationHandleType>(props.handle_types);
+    pNodeParams->poolProps.location.type = static_cast<hipMemLocationType>(props.location_type);
+    pNodeParams->poolProps.location.id = props.location_id;
+    pNodeParams->poolProps.maxSize = props.max_size;
+    pNodeParams->bytesize = bytes;
+    pNodeParams->dptr = Pointer(address);
+    return absl::OkStatus();
   });
 }
 
 hipError_t hipGraphAddMemFreeNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
                                   const hipGraphNode_t* pDependencies, size_t numDependencies,
-                                  void* /*dev_ptr*/) {
+                                  void* dev_ptr) {
   return RuntimeCall([&] {
-    return streamhal::GraphAddMemAllocOrFreeNode(HandleOut(pGraphNode), HandleValue(graph),
-                                                 Handles(pDependencies), numDependencies);
+    return streamhal::GraphAddMemFreeNode(HandleOut(pGraphNode), HandleValue(graph),
+                                          Handles(pDependencies), numDependencies,
+                                          Address(dev_ptr));
+  });
+}
+
+// AMD writes the address into the pointer dev_ptr points to.
+hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void* dev_ptr) {
+  return RuntimeCall([&]() -> absl::Status {
+    if (dev_ptr == nullptr) {
+      return streamhal::Error(ErrorCode::kInvalidValue,
+                              "hipGraphMemFreeNodeGetParams: dev_ptr is null");
+    }
+    uint64_t address = 0;
+    SH_RETURN_IF_ERROR(streamhal::GraphMemFreeNodeGetParams(HandleValue(node), &address));
+    *static_cast<void**>(dev_ptr) = Pointer(address);
+    return absl::OkStatus();
   });
 }
 

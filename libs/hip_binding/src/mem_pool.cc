@@ -49,13 +49,7 @@ hipError_t hipMemPoolCreate(hipMemPool_t* mem_pool, const hipMemPoolProps* pool_
       return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
                               "hipMemPoolCreate: pool_props is null");
     }
-    streamhal::MemPoolProps props;
-    props.allocation_type = EnumArgument(pool_props->allocType);
-    props.handle_types = EnumArgument(pool_props->handleTypes);
-    props.location_type = EnumArgument(pool_props->location.type);
-    props.location_id = pool_props->location.id;
-    props.max_size = pool_props->maxSize;
-    return streamhal::MemPoolCreate(HandleOut(mem_pool), props);
+    return streamhal::MemPoolCreate(HandleOut(mem_pool), streamhal::ToMemPoolProps(*pool_props));
   });
 }
 
