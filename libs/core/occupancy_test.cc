@@ -95,8 +95,8 @@ TEST(OccupancyTest, PotentialBlockSizeKeepsTheMostThreadsBusy) {
   best = MaxPotentialBlockSize(gpu, none, 100);
   EXPECT_EQ(best.block_size, 64);
   EXPECT_EQ(best.min_grid_size, 320);
-  // 32 KiB for every block: one block per multiprocessor, so the largest.
-  best = MaxPotentialBlockSize(gpu, [](int) -> uint64_t { return 32768; }, 0);
+  // 48 KiB for every block: one block per multiprocessor, so the largest.
+  best = MaxPotentialBlockSize(gpu, [](int) -> uint64_t { return 49152; }, 0);
   EXPECT_EQ(best.block_size, 1024);
   EXPECT_EQ(best.min_grid_size, 10);
   // 64 bytes per thread: above 768 threads a block needs more than a launch
