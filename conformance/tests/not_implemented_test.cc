@@ -100,16 +100,8 @@ SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFilterMode, nullptr, CUfilter_mode{})
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFlags, nullptr, 0)
 
 // Kernel attributes, launch and occupancy.
-SH_CUDA_NOT_IMPLEMENTED(cuFuncSetCacheConfig, nullptr, CUfunc_cache{})
-SH_CUDA_NOT_IMPLEMENTED(cuFuncSetSharedMemConfig, nullptr, CUsharedconfig{})
 SH_CUDA_NOT_IMPLEMENTED(cuLaunchCooperativeKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessor, nullptr, nullptr, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, nullptr, nullptr, 0,
-                        0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSize, nullptr, nullptr, nullptr, nullptr, 0, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSizeWithFlags, nullptr, nullptr, nullptr,
-                        nullptr, 0, 0, 0)
 
 // Streams.
 
@@ -136,8 +128,6 @@ SH_HIP_NOT_IMPLEMENTED(hipLinkComplete, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLinkDestroy, nullptr)
 
 // Functions and launches
-SH_HIP_NOT_IMPLEMENTED(hipFuncSetCacheConfig, nullptr, hipFuncCache_t{})
-SH_HIP_NOT_IMPLEMENTED(hipFuncSetSharedMemConfig, nullptr, hipSharedMemConfig{})
 SH_HIP_NOT_IMPLEMENTED(hipGetFuncBySymbol, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr,
                        nullptr)
@@ -146,14 +136,6 @@ SH_HIP_NOT_IMPLEMENTED(hipLaunchKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nul
 SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
 SH_HIP_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, nullptr, 0, 0)
-
-// Occupancy
-SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSize, nullptr, nullptr, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSizeWithFlags, nullptr, nullptr, nullptr,
-                       0, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, nullptr, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, nullptr,
-                       nullptr, 0, 0, 0)
 
 // Streams
 

@@ -246,11 +246,11 @@ TEST_F(HipImplicitContextConformance, EachQueryAloneBringsUpThePrimaryContext) {
   fresh();
   EXPECT_HIP(hipSuccess, hipCtxSetCacheConfig(hipFuncCachePreferShared));
   ASSERT_HIP(hipSuccess, hipCtxGetCacheConfig(&cache));
-  EXPECT_EQ(cache, hipFuncCachePreferShared);
+  EXPECT_EQ(cache, hipFuncCachePreferNone);  // a fixed split
   fresh();
   hipSharedMemConfig bank = hipSharedMemBankSizeEightByte;
   EXPECT_HIP(hipSuccess, hipCtxGetSharedMemConfig(&bank));
-  EXPECT_EQ(bank, hipSharedMemBankSizeDefault);
+  EXPECT_EQ(bank, hipSharedMemBankSizeFourByte);  // fixed 4-byte banks
   fresh();
   EXPECT_HIP(hipSuccess, hipCtxSetSharedMemConfig(hipSharedMemBankSizeFourByte));
   ASSERT_HIP(hipSuccess, hipCtxGetSharedMemConfig(&bank));
@@ -264,23 +264,24 @@ TEST_F(HipImplicitContextConformance, EachQueryAloneBringsUpThePrimaryContext) {
 TEST_F(HipImplicitContextConformance, DeviceConfigCallsActOnThePrimaryContext) {
   ASSERT_HIP(hipSuccess, hipDeviceSetCacheConfig(hipFuncCachePreferL1));
   hipFuncCache_t cache = hipFuncCachePreferNone;
+  // A fixed split: the preference is accepted, PreferNone reported.
   ASSERT_HIP(hipSuccess, hipDeviceGetCacheConfig(&cache));
-  EXPECT_EQ(cache, hipFuncCachePreferL1);
+  EXPECT_EQ(cache, hipFuncCachePreferNone);
   ASSERT_HIP(hipSuccess, hipCtxGetCacheConfig(&cache));
-  EXPECT_EQ(cache, hipFuncCachePreferL1);
+  EXPECT_EQ(cache, hipFuncCachePreferNone);
   // The primary context is the driver API's too.
   CUcontext primary = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&primary, 0));
   ASSERT_CU(CUDA_SUCCESS, cuCtxPushCurrent(primary));
   CUfunc_cache cuda_cache = CU_FUNC_CACHE_PREFER_NONE;
   ASSERT_CU(CUDA_SUCCESS, cuCtxGetCacheConfig(&cuda_cache));
-  EXPECT_EQ(cuda_cache, CU_FUNC_CACHE_PREFER_L1);
+  EXPECT_EQ(cuda_cache, CU_FUNC_CACHE_PREFER_NONE);
   ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(nullptr));
   ASSERT_CU(CUDA_SUCCESS, cuDevicePrimaryCtxRelease(0));
   ASSERT_HIP(hipSuccess, hipDeviceSetSharedMemConfig(hipSharedMemBankSizeEightByte));
   hipSharedMemConfig bank = hipSharedMemBankSizeDefault;
   ASSERT_HIP(hipSuccess, hipDeviceGetSharedMemConfig(&bank));
-  EXPECT_EQ(bank, hipSharedMemBankSizeEightByte);
+  EXPECT_EQ(bank, hipSharedMemBankSizeFourByte);
   EXPECT_HIP(hipErrorInvalidValue, hipDeviceGetCacheConfig(nullptr));
   EXPECT_HIP(hipErrorInvalidValue, hipDeviceGetSharedMemConfig(nullptr));
   EXPECT_HIP(hipErrorInvalidValue, hipDeviceSetSharedMemConfig(static_cast<hipSharedMemConfig>(3)));

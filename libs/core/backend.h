@@ -46,7 +46,14 @@ struct DeviceProperties {
   int warp_size = 0;                   // subgroup size
   int multiprocessor_count = 0;
   int max_threads_per_multiprocessor = 0;
-  int max_blocks_per_multiprocessor = 0;
+  int max_blocks_per_multiprocessor = 0;  // 0: not known
+  // The occupancy figures (core/occupancy.h) are exact for this device:
+  // multiprocessor_count * blocks per multiprocessor blocks of any valid
+  // launch do run at once, and one more block does not start until one has
+  // finished. Only then can blocks of a grid wait for each other
+  // (cooperative launches). Otherwise the figures are an estimate from the
+  // thread and shared-memory limits.
+  bool resident_blocks_exact = false;
   int registers_per_block = 0;
   int registers_per_multiprocessor = 0;
   int clock_rate_khz = 0;

@@ -461,36 +461,53 @@ absl::Status SetContextLimit(int limit, size_t value) {
   return absl::OkStatus();
 }
 
+// Vulkan has no knob for the split between L1 cache and shared memory, nor
+// for the width of shared-memory banks: every device is one with a fixed
+// split and 4-byte banks. CUDA documents for such devices that the setters
+// are accepted and do nothing, and that the getters report
+// CU_FUNC_CACHE_PREFER_NONE and the fixed bank size (AMD's HIP does the
+// same).
+constexpr int kCachePreferNone = 0;         // CU_FUNC_CACHE_PREFER_NONE
+constexpr int kCacheConfigCount = 4;        // ... CU_FUNC_CACHE_PREFER_EQUAL
+constexpr int kSharedBankSizeFourByte = 1;  // CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE
+constexpr int kSharedMemConfigCount = 3;    // ... EIGHT_BYTE_BANK_SIZE
+
+absl::Status ValidateCacheConfig(int config, const char* api) {
+  if (config < 0 || config >= kCacheConfigCount) {
+    return Error(ErrorCode::kInvalidValue, api, ": unknown cache config ", config);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateSharedMemConfig(int config, const char* api) {
+  if (config < 0 || config >= kSharedMemConfigCount) {
+    return Error(ErrorCode::kInvalidValue, api, ": unknown shared memory config ", config);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status GetContextCacheConfig(int* config) {
-  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  SH_RETURN_IF_ERROR(CurrentContext().status());
   if (config == nullptr) return Error(ErrorCode::kInvalidValue, "cuCtxGetCacheConfig: null");
-  *config = context->cache_config();
+  *config = kCachePreferNone;
   return absl::OkStatus();
 }
 
 absl::Status SetContextCacheConfig(int config) {
-  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
-  if (config < 0 || config > 3) {
-    return Error(ErrorCode::kInvalidValue, "cuCtxSetCacheConfig: unknown config ", config);
-  }
-  context->set_cache_config(config);
-  return absl::OkStatus();
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  return ValidateCacheConfig(config, "cuCtxSetCacheConfig");
 }
 
 absl::Status GetContextSharedMemConfig(int* config) {
-  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  SH_RETURN_IF_ERROR(CurrentContext().status());
   if (config == nullptr) return Error(ErrorCode::kInvalidValue, "cuCtxGetSharedMemConfig: null");
-  *config = context->shared_mem_config();
+  *config = kSharedBankSizeFourByte;
   return absl::OkStatus();
 }
 
 absl::Status SetContextSharedMemConfig(int config) {
-  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
-  if (config < 0 || config > 2) {
-    return Error(ErrorCode::kInvalidValue, "cuCtxSetSharedMemConfig: unknown config ", config);
-  }
-  context->set_shared_mem_config(config);
-  return absl::OkStatus();
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  return ValidateSharedMemConfig(config, "cuCtxSetSharedMemConfig");
 }
 
 absl::Status EnablePeerAccess(uint64_t peer, unsigned flags) {

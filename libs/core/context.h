@@ -65,15 +65,6 @@ class Context : public Object {
   size_t limit(Limit limit) const;
   void set_limit(Limit limit, size_t value);
 
-  // cuCtxSetCacheConfig / cuCtxSetSharedMemConfig preferences. Vulkan has no
-  // such knobs; the values are kept and reported back.
-  int cache_config() const { return cache_config_.load(std::memory_order_relaxed); }
-  void set_cache_config(int value) { cache_config_.store(value, std::memory_order_relaxed); }
-  int shared_mem_config() const { return shared_mem_config_.load(std::memory_order_relaxed); }
-  void set_shared_mem_config(int value) {
-    shared_mem_config_.store(value, std::memory_order_relaxed);
-  }
-
   // Attach/detach usage count (cuCtxAttach/cuCtxDetach). Starts at 1.
   int AddUsage() { return usage_count_.fetch_add(1) + 1; }
   int DropUsage() { return usage_count_.fetch_sub(1) - 1; }
@@ -127,8 +118,6 @@ class Context : public Object {
   const bool is_primary_;
   std::atomic<unsigned> flags_;
   std::atomic<int> usage_count_{1};
-  std::atomic<int> cache_config_{0};
-  std::atomic<int> shared_mem_config_{0};
   Mutex objects_mutex_;
   Stream* default_stream_ ABSL_GUARDED_BY(objects_mutex_) = nullptr;
   // Lock-free copy of default_stream_ for the launch path.
@@ -170,11 +159,18 @@ absl::Status GetContextLimit(size_t* value, int limit);
 absl::Status SetContextLimit(int limit, size_t value);
 
 // Cache preference: CU_FUNC_CACHE_PREFER_NONE (0) .. PREFER_EQUAL (3).
+// Shared memory bank size: DEFAULT (0), FOUR_BYTE (1), EIGHT_BYTE (2).
+// Every device has a fixed split and 4-byte banks: a valid value is accepted
+// and changes nothing, and the getters report PREFER_NONE and FOUR_BYTE, as
+// CUDA documents for such devices.
 absl::Status GetContextCacheConfig(int* config);
 absl::Status SetContextCacheConfig(int config);
-// Shared memory bank size: DEFAULT (0), FOUR_BYTE (1), EIGHT_BYTE (2).
 absl::Status GetContextSharedMemConfig(int* config);
 absl::Status SetContextSharedMemConfig(int config);
+// The checks of the setters, shared with cuFuncSetCacheConfig and
+// cuFuncSetSharedMemConfig: kInvalidValue outside the enumeration.
+absl::Status ValidateCacheConfig(int config, const char* api);
+absl::Status ValidateSharedMemConfig(int config, const char* api);
 // Peer access from the current context to `peer`. Devices never share
 // memory in streamhal, so enabling reports kPeerAccessUnsupported (after
 // validating the arguments) and disabling reports kPeerAccessNotEnabled.

@@ -42,10 +42,7 @@ absl::Status ValidateDimensions(const Function& function, const LaunchConfig& co
     return Error(ErrorCode::kInvalidValue, "launch: ", threads, " threads per block exceeds ",
                  function.max_threads_per_block());
   }
-  const uint32_t shared_limit =
-      function.info().has_dynamic_shared_spec
-          ? function.max_dynamic_shared_bytes()
-          : function.device_shared_limit() - function.info().static_shared_bytes;
+  const uint32_t shared_limit = function.launch_dynamic_shared_limit();
   if (config.shared_bytes > shared_limit) {
     return Error(ErrorCode::kInvalidValue, "launch: ", config.shared_bytes,
                  " bytes of dynamic shared memory exceeds the kernel's limit of ", shared_limit);
@@ -81,6 +78,96 @@ absl::Status LaunchKernel(uint64_t function_handle, const LaunchConfig& config) 
   dispatch.params = params;
   if (function->globals() != nullptr) dispatch.globals = function->globals()->backend.get();
   return stream->Record([&](BackendStream* backend) { return backend->RecordDispatch(dispatch); });
+}
+
+absl::Status LaunchKernelEx(uint64_t function, const LaunchConfig* config,
+                            const LaunchAttribute* attributes, unsigned count) {
+  constexpr const char* kApi = "cuLaunchKernelEx";
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (config == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": config is null");
+  if (count > 0 && attributes == nullptr) {
+    return Error(ErrorCode::kInvalidValue, kApi, ": attrs is null but numAttrs is ", count);
+  }
+  bool cooperative = false;
+  uint64_t completion_event = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    const LaunchAttribute& attribute = attributes[i];
+    switch (static_cast<LaunchAttributeId>(attribute.id)) {
+      case LaunchAttributeId::kIgnore:
+      case LaunchAttributeId::kProgrammaticStreamSerialization:  // permits overlap; none happens
+      case LaunchAttributeId::kPriority:          // a scheduling hint; one queue per device
+      case LaunchAttributeId::kMemSyncDomainMap:  // every domain is one: fences cover all
+        break;
+      case LaunchAttributeId::kAccessPolicyWindow: {
+        const auto valid_property = [](int property) { return property >= 0 && property <= 2; };
+        if (!(attribute.hit_ratio >= 0.0f && attribute.hit_ratio <= 1.0f) ||
+            !valid_property(attribute.hit_property) || !valid_property(attribute.miss_property)) {
+          return Error(ErrorCode::kInvalidValue, kApi,
+                       ": access policy window with an invalid hit ratio or property");
+        }
+        // CUDA: num_bytes may not exceed
+        // CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, which is 0 here
+        // (no persisting L2 cache).
+        if (attribute.window_bytes > 0) {
+          return Error(ErrorCode::kInvalidValue, kApi, ": an access policy window of ",
+                       attribute.window_bytes,
+                       " bytes exceeds the device's maximum window size of 0");
+        }
+        break;
+      }
+      case LaunchAttributeId::kCooperative:
+        cooperative = attribute.value != 0;
+        break;
+      case LaunchAttributeId::kSynchronizationPolicy:
+        return Error(ErrorCode::kInvalidValue, kApi,
+                     ": CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY applies to streams, not launches");
+      case LaunchAttributeId::kClusterDimension: {
+        const auto& dim = attribute.cluster_dim;
+        if (dim[0] == 0 || dim[1] == 0 || dim[2] == 0) {
+          return Error(ErrorCode::kInvalidValue, kApi, ": a cluster dimension is 0");
+        }
+        // A cluster of one block is every block; larger clusters need
+        // CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, which no device has here.
+        if (uint64_t{dim[0]} * dim[1] * dim[2] != 1) {
+          return Error(ErrorCode::kNotSupported, kApi, ": thread block clusters of ", dim[0], "x",
+                       dim[1], "x", dim[2], " blocks are not supported");
+        }
+        break;
+      }
+      case LaunchAttributeId::kClusterSchedulingPolicyPreference:
+        if (attribute.value < 0 || attribute.value > 2) {
+          return Error(ErrorCode::kInvalidValue, kApi, ": unknown cluster scheduling policy ",
+                       attribute.value);
+        }
+        break;
+      case LaunchAttributeId::kProgrammaticEvent:
+        // CUDA: the event triggers only after every block has triggered it;
+        // it is recorded after the kernel, which is later, never earlier.
+        // CU_EVENT_RECORD_EXTERNAL is not accepted here.
+        if (attribute.event_flags != 0) {
+          return Error(ErrorCode::kInvalidValue, kApi, ": programmatic event flags 0x",
+                       absl::Hex(attribute.event_flags), " (only 0 is accepted)");
+        }
+        SH_RETURN_IF_ERROR(ResolveEvent(attribute.event).status());
+        completion_event = attribute.event;
+        break;
+      case LaunchAttributeId::kMemSyncDomain:
+        if (attribute.value < 0 || attribute.value > 1) {
+          return Error(ErrorCode::kInvalidValue, kApi, ": unknown memory synchronization domain ",
+                       attribute.value);
+        }
+        break;
+      default:
+        return Error(ErrorCode::kInvalidValue, kApi, ": unknown launch attribute ", attribute.id);
+    }
+  }
+  if (cooperative) {
+    // CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0 on every device (issue 12).
+    return Error(ErrorCode::kNotSupported, kApi, ": cooperative launches are not supported");
+  }
+  SH_RETURN_IF_ERROR(LaunchKernel(function, *config));
+  if (completion_event != 0) SH_RETURN_IF_ERROR(EventRecord(completion_event, config->stream));
+  return absl::OkStatus();
 }
 
 absl::Status LaunchKernelWithEvents(uint64_t function, const LaunchConfig& config,

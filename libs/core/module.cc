@@ -93,6 +93,12 @@ uint32_t Function::device_shared_limit() const {
       module_->context()->device()->properties().shared_memory_per_block);
 }
 
+uint32_t Function::launch_dynamic_shared_limit() const {
+  if (info_.has_dynamic_shared_spec) return max_dynamic_shared_bytes_;
+  const uint32_t limit = device_shared_limit();
+  return limit > info_.static_shared_bytes ? limit - info_.static_shared_bytes : 0;
+}
+
 int Function::max_threads_per_block() const {
   const DeviceProperties& p = module_->context()->device()->properties();
   int limit = std::min(p.max_threads_per_block, backend_->max_threads_per_block());
@@ -376,6 +382,75 @@ absl::Status FuncSetAttribute(uint64_t handle, int attribute, int value) {
       return Error(ErrorCode::kInvalidValue, "cuFuncSetAttribute: attribute ", attribute,
                    " cannot be set");
   }
+}
+
+absl::Status FuncSetCacheConfig(uint64_t handle, int config) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_RETURN_IF_ERROR(ResolveFunction(handle).status());
+  return ValidateCacheConfig(config, "cuFuncSetCacheConfig");
+}
+
+absl::Status FuncSetSharedMemConfig(uint64_t handle, int config) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_RETURN_IF_ERROR(ResolveFunction(handle).status());
+  return ValidateSharedMemConfig(config, "cuFuncSetSharedMemConfig");
+}
+
+absl::Status FuncGetName(const char** name, uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (name == nullptr) return Error(ErrorCode::kInvalidValue, "cuFuncGetName: name is null");
+  SH_ASSIGN_OR_RETURN(Function * function, ResolveFunction(handle));
+  *name = function->info().name.c_str();
+  return absl::OkStatus();
+}
+
+absl::Status FuncGetModule(HandleOut module, uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (module.is_null()) return Error(ErrorCode::kInvalidValue, "cuFuncGetModule: hmod is null");
+  SH_ASSIGN_OR_RETURN(Function * function, ResolveFunction(handle));
+  module.Set(function->module()->handle());
+  return absl::OkStatus();
+}
+
+absl::Status FuncGetParamInfo(uint64_t handle, size_t index, size_t* offset, size_t* size) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (offset == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuFuncGetParamInfo: paramOffset is null");
+  }
+  SH_ASSIGN_OR_RETURN(Function * function, ResolveFunction(handle));
+  const std::vector<ParamInfo>& params = function->info().params;
+  if (index >= params.size()) {
+    return Error(ErrorCode::kInvalidValue, "cuFuncGetParamInfo: kernel '",
+                 function->info().name, "' has ", params.size(), " parameters; index ", index,
+                 " is out of range");
+  }
+  *offset = params[index].offset;
+  if (size != nullptr) *size = params[index].size;
+  return absl::OkStatus();
+}
+
+absl::Status ModuleGetFunctionCount(unsigned* count, uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (count == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuModuleGetFunctionCount: count is null");
+  }
+  SH_ASSIGN_OR_RETURN(Module * module, ResolveModule(handle));
+  *count = static_cast<unsigned>(module->functions().size());
+  return absl::OkStatus();
+}
+
+absl::Status ModuleEnumerateFunctions(void** functions, unsigned capacity, uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (functions == nullptr || capacity == 0) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuModuleEnumerateFunctions: functions is null or numFunctions is 0");
+  }
+  SH_ASSIGN_OR_RETURN(Module * module, ResolveModule(handle));
+  const size_t n = std::min<size_t>(capacity, module->functions().size());
+  for (size_t i = 0; i < n; ++i) {
+    functions[i] = reinterpret_cast<void*>(static_cast<uintptr_t>(module->functions()[i]->handle()));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace streamhal

@@ -52,6 +52,11 @@ class Function : public Object {
   uint32_t max_dynamic_shared_bytes() const { return max_dynamic_shared_bytes_; }
   void set_max_dynamic_shared_bytes(uint32_t bytes) { max_dynamic_shared_bytes_ = bytes; }
   uint32_t device_shared_limit() const;
+  // Largest dynamic shared memory a launch may pass: max_dynamic_shared_bytes
+  // for a kernel with the dynamic shared memory specialization constant;
+  // otherwise whatever fits beside the static shared memory (the kernel
+  // ignores it).
+  uint32_t launch_dynamic_shared_limit() const;
 
  private:
   Module* const module_;
@@ -71,6 +76,8 @@ class Module : public Object {
 
   Context* context() const { return context_; }
   Function* FindFunction(absl::string_view name) const;
+  // Every kernel of the module, in the order of the image.
+  const std::vector<std::unique_ptr<Function>>& functions() const { return functions_; }
 
   struct Global {
     std::string name;
@@ -137,6 +144,23 @@ enum class FunctionAttribute : int {
 };
 absl::Status FuncGetAttribute(int* value, int attribute, uint64_t function);
 absl::Status FuncSetAttribute(uint64_t function, int attribute, int value);
+// cuFuncSetCacheConfig / cuFuncSetSharedMemConfig: a valid value is accepted
+// and changes nothing (every device has a fixed split; see
+// SetContextCacheConfig).
+absl::Status FuncSetCacheConfig(uint64_t function, int config);
+absl::Status FuncSetSharedMemConfig(uint64_t function, int config);
+// cuFuncGetName: the entry point's name, alive as long as the module.
+absl::Status FuncGetName(const char** name, uint64_t function);
+// cuFuncGetModule.
+absl::Status FuncGetModule(HandleOut module, uint64_t function);
+// cuFuncGetParamInfo: offset and size (extent, spirv_reflect.h) of
+// parameter `index` in the parameter block. `size` may be null.
+absl::Status FuncGetParamInfo(uint64_t function, size_t index, size_t* offset, size_t* size);
+// cuModuleGetFunctionCount / cuModuleEnumerateFunctions: the module's
+// kernels in image order; enumeration writes min(capacity, count) handles.
+absl::Status ModuleGetFunctionCount(unsigned* count, uint64_t module);
+// `functions` is an array of pointer-sized API handles (CUfunction*).
+absl::Status ModuleEnumerateFunctions(void** functions, unsigned capacity, uint64_t module);
 
 }  // namespace streamhal
 

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <sched.h>
+#include <unistd.h>
+
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -154,6 +158,33 @@ struct PropertyChain {
 
 // The host CPU's clock in kHz from /proc/cpuinfo (highest "cpu MHz" line,
 // since idle cores report a scaled-down clock); 0 when unavailable.
+// How many workgroups llvmpipe runs at once: the threads of its compute
+// pool. Each thread takes whole workgroups (a workgroup's invocations,
+// barriers included, run on one thread), so exactly this many run at once,
+// whatever their size and shared memory. Mesa (22.x, lp_screen.c) starts
+// one thread per CPU of the process's affinity mask, none when there is only
+// one (workgroups then run one at a time on the submitting thread), takes
+// LP_NUM_THREADS instead when it is set, and caps the count at
+// LP_MAX_THREADS (32). conformance/tests/occupancy_test.cc checks the figure
+// against launches whose blocks wait for each other.
+int LlvmpipeConcurrentWorkgroups() {
+  constexpr long kLpMaxThreads = 32;
+  long threads = 0;
+  cpu_set_t affinity;
+  if (sched_getaffinity(0, sizeof(affinity), &affinity) == 0) threads = CPU_COUNT(&affinity);
+  if (threads <= 0) threads = sysconf(_SC_NPROCESSORS_ONLN);
+  if (threads <= 1) threads = 0;
+  if (const char* value = std::getenv("LP_NUM_THREADS"); value != nullptr) {
+    // Mesa's debug_get_num_option: strtol with base 0; no digits keeps the
+    // default. A negative count becomes a huge unsigned one, then the cap.
+    char* end = nullptr;
+    const long parsed = std::strtol(value, &end, 0);
+    if (end != value) threads = parsed < 0 ? kLpMaxThreads : parsed;
+  }
+  threads = std::min(threads, kLpMaxThreads);
+  return threads == 0 ? 1 : static_cast<int>(threads);
+}
+
 int HostCpuClockRateKhz() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   double best_mhz = 0.0;
@@ -406,11 +437,19 @@ absl::Status VulkanDevice::Probe() {
   // Vulkan does not expose the number of compute units. The vendor
   // extensions do; without them a GPU reports 1 (a lower bound that keeps
   // "blocks = k * multiprocessor_count" launches valid) and a CPU device its
-  // host threads, which is what lavapipe runs workgroups on.
+  // host threads. On llvmpipe a "multiprocessor" is one thread of its
+  // compute pool, which runs one workgroup at a time (docs/kernel-abi.md,
+  // Occupancy).
   p.multiprocessor_count = 1;
   p.max_threads_per_multiprocessor =
       std::max(p.max_threads_per_block, kDefaultThreadsPerMultiprocessor);
-  if (is_cpu) {
+  p.max_blocks_per_multiprocessor = 0;  // not known
+  if (chain.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE) {
+    p.multiprocessor_count = LlvmpipeConcurrentWorkgroups();
+    p.max_threads_per_multiprocessor = p.max_threads_per_block;
+    p.max_blocks_per_multiprocessor = 1;
+    p.resident_blocks_exact = true;
+  } else if (is_cpu) {
     p.multiprocessor_count = std::max(1u, std::thread::hardware_concurrency());
   } else if (chain.has_nv_sm && chain.nv_sm.shaderSMCount > 0) {
     p.multiprocessor_count = ClampToInt(chain.nv_sm.shaderSMCount);

@@ -485,6 +485,100 @@ typedef struct CUDA_LAUNCH_PARAMS_st {
   void** kernelParams;
 } CUDA_LAUNCH_PARAMS;
 
+/* Extended launches (cuLaunchKernelEx): attributes of one launch. */
+typedef enum CUaccessProperty_enum {
+  CU_ACCESS_PROPERTY_NORMAL = 0,
+  CU_ACCESS_PROPERTY_STREAMING = 1,
+  CU_ACCESS_PROPERTY_PERSISTING = 2
+} CUaccessProperty;
+
+typedef struct CUaccessPolicyWindow_st {
+  void* base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  CUaccessProperty hitProp;
+  CUaccessProperty missProp;
+} CUaccessPolicyWindow_v1;
+typedef CUaccessPolicyWindow_v1 CUaccessPolicyWindow;
+
+typedef enum CUsynchronizationPolicy_enum {
+  CU_SYNC_POLICY_AUTO = 1,
+  CU_SYNC_POLICY_SPIN = 2,
+  CU_SYNC_POLICY_YIELD = 3,
+  CU_SYNC_POLICY_BLOCKING_SYNC = 4
+} CUsynchronizationPolicy;
+
+typedef enum CUclusterSchedulingPolicy_enum {
+  CU_CLUSTER_SCHEDULING_POLICY_DEFAULT = 0,
+  CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1,
+  CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING = 2
+} CUclusterSchedulingPolicy;
+
+typedef enum CUlaunchMemSyncDomain_enum {
+  CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT = 0,
+  CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE = 1
+} CUlaunchMemSyncDomain;
+
+typedef struct CUlaunchMemSyncDomainMap_st {
+  unsigned char default_;
+  unsigned char remote;
+} CUlaunchMemSyncDomainMap;
+
+typedef enum CUlaunchAttributeID_enum {
+  CU_LAUNCH_ATTRIBUTE_IGNORE = 0,
+  CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1,
+  CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
+  CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3,
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
+  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT = 7,
+  CU_LAUNCH_ATTRIBUTE_PRIORITY = 8,
+  CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9,
+  CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = 10
+} CUlaunchAttributeID;
+
+typedef union CUlaunchAttributeValue_union {
+  char pad[64];
+  CUaccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  CUsynchronizationPolicy syncPolicy;
+  struct {
+    unsigned int x;
+    unsigned int y;
+    unsigned int z;
+  } clusterDim;
+  CUclusterSchedulingPolicy clusterSchedulingPolicyPreference;
+  int programmaticStreamSerializationAllowed;
+  struct {
+    CUevent event;
+    int flags;
+    int triggerAtBlockStart;
+  } programmaticEvent;
+  int priority;
+  CUlaunchMemSyncDomainMap memSyncDomainMap;
+  CUlaunchMemSyncDomain memSyncDomain;
+} CUlaunchAttributeValue;
+
+typedef struct CUlaunchAttribute_st {
+  CUlaunchAttributeID id;
+  char pad[8 - sizeof(CUlaunchAttributeID)];
+  CUlaunchAttributeValue value;
+} CUlaunchAttribute;
+
+typedef struct CUlaunchConfig_st {
+  unsigned int gridDimX;
+  unsigned int gridDimY;
+  unsigned int gridDimZ;
+  unsigned int blockDimX;
+  unsigned int blockDimY;
+  unsigned int blockDimZ;
+  unsigned int sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute* attrs;
+  unsigned int numAttrs;
+} CUlaunchConfig;
+
 /* ------------------------------------------------------------------------ */
 /* Streams and events                                                       */
 /* ------------------------------------------------------------------------ */
@@ -1111,6 +1205,10 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const cha
 CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUmodule hmod,
                                    const char* name);
 CUresult CUDAAPI cuModuleGetTexRef(CUtexref* pTexRef, CUmodule hmod, const char* name);
+/* Published in CUDA 12.4; declared because streamhal implements them. */
+CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int* count, CUmodule mod);
+CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction* functions, unsigned int numFunctions,
+                                            CUmodule mod);
 
 /* Linker. */
 CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option* options, void** optionValues,
@@ -1260,11 +1358,19 @@ CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunc
 CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
 CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);
 CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);
+CUresult CUDAAPI cuFuncGetModule(CUmodule* hmod, CUfunction hfunc);
+/* Published in CUDA 12.3; declared because streamhal implements it. */
+CUresult CUDAAPI cuFuncGetName(const char** name, CUfunction hfunc);
+/* Published in CUDA 12.4; declared because streamhal implements it. */
+CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t* paramOffset,
+                                    size_t* paramSize);
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
                                 unsigned int gridDimZ, unsigned int blockDimX,
                                 unsigned int blockDimY, unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream, void** kernelParams,
                                 void** extra);
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams,
+                                  void** extra);
 CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX,
                                            unsigned int gridDimY, unsigned int gridDimZ,
                                            unsigned int blockDimX, unsigned int blockDimY,
@@ -1284,6 +1390,8 @@ CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(
     int* minGridSize, int* blockSize, CUfunction func,
     CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit,
     unsigned int flags);
+CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, CUfunction func,
+                                                         int numBlocks, int blockSize);
 
 /* Streams. */
 CUresult CUDAAPI cuStreamCreate(CUstream* phStream, unsigned int Flags);

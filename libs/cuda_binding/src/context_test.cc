@@ -153,13 +153,13 @@ TEST_F(CudaContextTest, LimitsVersionPriorities) {
   ASSERT_EQ(cuCtxDestroy(ctx), CUDA_SUCCESS);
 }
 
-TEST_F(CudaContextTest, CacheAndSharedConfigAreKept) {
+TEST_F(CudaContextTest, CacheConfigIsAcceptedAndTheFixedSplitReported) {
   CUcontext ctx = nullptr;
   ASSERT_EQ(cuCtxCreate(&ctx, 0, 0), CUDA_SUCCESS);
   ASSERT_EQ(cuCtxSetCacheConfig(CU_FUNC_CACHE_PREFER_SHARED), CUDA_SUCCESS);
-  CUfunc_cache cache = CU_FUNC_CACHE_PREFER_NONE;
+  CUfunc_cache cache = CU_FUNC_CACHE_PREFER_L1;
   ASSERT_EQ(cuCtxGetCacheConfig(&cache), CUDA_SUCCESS);
-  EXPECT_EQ(cache, CU_FUNC_CACHE_PREFER_SHARED);
+  EXPECT_EQ(cache, CU_FUNC_CACHE_PREFER_NONE);
   EXPECT_EQ(cuCtxSetCacheConfig(static_cast<CUfunc_cache>(9)), CUDA_ERROR_INVALID_VALUE);
   ASSERT_EQ(cuCtxDestroy(ctx), CUDA_SUCCESS);
 }

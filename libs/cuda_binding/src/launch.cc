@@ -1,6 +1,9 @@
-// Kernel launch (cuLaunchKernel).
+// Kernel launch (cuLaunchKernel, cuLaunchKernelEx).
 #include <cuda.h>
 
+#include "absl/container/inlined_vector.h"
+
+#include "core/c_enum.h"
 #include "core/handle.h"
 #include "core/launch.h"
 #include "result.h"
@@ -22,6 +25,63 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int grid_x, unsigned int grid_y,
   config.kernel_params = kernel_params;
   streamhal::DecodeExtra(extra, CU_LAUNCH_PARAM_END, &config);
   return ToCUresult(streamhal::LaunchKernel(HandleValue(f), config));
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernel_params,
+                          void** extra) {
+  if (config == nullptr) {
+    return ToCUresult(streamhal::LaunchKernelEx(HandleValue(f), nullptr, nullptr, 0));
+  }
+  streamhal::LaunchConfig launch;
+  launch.grid = {config->gridDimX, config->gridDimY, config->gridDimZ};
+  launch.block = {config->blockDimX, config->blockDimY, config->blockDimZ};
+  launch.shared_bytes = config->sharedMemBytes;
+  launch.stream = HandleValue(config->hStream);
+  launch.kernel_params = kernel_params;
+  streamhal::DecodeExtra(extra, CU_LAUNCH_PARAM_END, &launch);
+  // Each attribute's union is read by its id (the id as an int: a C caller
+  // may pass any number there).
+  absl::InlinedVector<streamhal::LaunchAttribute, 4> attributes;
+  if (config->attrs != nullptr) {
+    attributes.resize(config->numAttrs);
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+      const CUlaunchAttribute& from = config->attrs[i];
+      streamhal::LaunchAttribute& to = attributes[i];
+      to.id = streamhal::EnumArgument(from.id);
+      const CUlaunchAttributeValue& value = from.value;
+      switch (to.id) {
+        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+          to.window_bytes = value.accessPolicyWindow.num_bytes;
+          to.hit_ratio = value.accessPolicyWindow.hitRatio;
+          to.hit_property = streamhal::EnumArgument(value.accessPolicyWindow.hitProp);
+          to.miss_property = streamhal::EnumArgument(value.accessPolicyWindow.missProp);
+          break;
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+          to.cluster_dim = {value.clusterDim.x, value.clusterDim.y, value.clusterDim.z};
+          break;
+        case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
+          to.event = HandleValue(value.programmaticEvent.event);
+          to.event_flags = value.programmaticEvent.flags;
+          to.trigger_at_block_start = value.programmaticEvent.triggerAtBlockStart;
+          break;
+        case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+          // Enumerations, int-sized like the int members.
+          static_assert(sizeof(CUsynchronizationPolicy) == sizeof(int));
+          static_assert(sizeof(CUclusterSchedulingPolicy) == sizeof(int));
+          static_assert(sizeof(CUlaunchMemSyncDomain) == sizeof(int));
+          to.value = value.priority;
+          break;
+        default:
+          to.value = value.cooperative;  // every other int member shares the first bytes
+          break;
+      }
+    }
+  }
+  return ToCUresult(streamhal::LaunchKernelEx(
+      HandleValue(f), &launch, config->attrs != nullptr ? attributes.data() : nullptr,
+      config->numAttrs));
 }
 
 }  // extern "C"

@@ -61,4 +61,39 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int v
       streamhal::FuncSetAttribute(HandleValue(hfunc), streamhal::EnumArgument(attrib), value));
 }
 
+CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) {
+  return ToCUresult(
+      streamhal::FuncSetCacheConfig(HandleValue(hfunc), streamhal::EnumArgument(config)));
+}
+
+CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config) {
+  return ToCUresult(
+      streamhal::FuncSetSharedMemConfig(HandleValue(hfunc), streamhal::EnumArgument(config)));
+}
+
+CUresult cuFuncGetName(const char** name, CUfunction hfunc) {
+  return ToCUresult(streamhal::FuncGetName(name, HandleValue(hfunc)));
+}
+
+CUresult cuFuncGetModule(CUmodule* hmod, CUfunction hfunc) {
+  return ToCUresult(streamhal::FuncGetModule(HandleOut(hmod), HandleValue(hfunc)));
+}
+
+CUresult cuFuncGetParamInfo(CUfunction func, size_t param_index, size_t* param_offset,
+                            size_t* param_size) {
+  return ToCUresult(
+      streamhal::FuncGetParamInfo(HandleValue(func), param_index, param_offset, param_size));
+}
+
+CUresult cuModuleGetFunctionCount(unsigned int* count, CUmodule mod) {
+  return ToCUresult(streamhal::ModuleGetFunctionCount(count, HandleValue(mod)));
+}
+
+CUresult cuModuleEnumerateFunctions(CUfunction* functions, unsigned int num_functions,
+                                    CUmodule mod) {
+  static_assert(sizeof(CUfunction) == sizeof(void*));
+  return ToCUresult(streamhal::ModuleEnumerateFunctions(reinterpret_cast<void**>(functions),
+                                                        num_functions, HandleValue(mod)));
+}
+
 }  // extern "C"

@@ -77,19 +77,10 @@ SH_NOT_IMPLEMENTED(cuTexRefSetFilterMode, (CUtexref, CUfilter_mode))
 SH_NOT_IMPLEMENTED(cuTexRefSetFlags, (CUtexref, unsigned int))
 
 // Kernel attributes, launch and occupancy
-SH_NOT_IMPLEMENTED(cuFuncSetCacheConfig, (CUfunction, CUfunc_cache))
-SH_NOT_IMPLEMENTED(cuFuncSetSharedMemConfig, (CUfunction, CUsharedconfig))
 SH_NOT_IMPLEMENTED(cuLaunchCooperativeKernel,
                    (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
                     unsigned int, unsigned int, unsigned int, CUstream, void**))
 SH_NOT_IMPLEMENTED(cuLaunchCooperativeKernelMultiDevice,
                    (CUDA_LAUNCH_PARAMS*, unsigned int, unsigned int))
-SH_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessor, (int*, CUfunction, int, size_t))
-SH_NOT_IMPLEMENTED(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                   (int*, CUfunction, int, size_t, unsigned int))
-SH_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSize,
-                   (int*, int*, CUfunction, CUoccupancyB2DSize, size_t, int))
-SH_NOT_IMPLEMENTED(cuOccupancyMaxPotentialBlockSizeWithFlags,
-                   (int*, int*, CUfunction, CUoccupancyB2DSize, size_t, int, unsigned int))
 
 }  // extern "C"

@@ -109,4 +109,17 @@ hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int valu
   });
 }
 
+// Like hipFuncSetAttribute, `func` is a hipFunction_t.
+hipError_t hipFuncSetCacheConfig(const void* func, hipFuncCache_t config) {
+  return RuntimeCall([&] {
+    return streamhal::FuncSetCacheConfig(HandleValue(func), streamhal::EnumArgument(config));
+  });
+}
+
+hipError_t hipFuncSetSharedMemConfig(const void* func, hipSharedMemConfig config) {
+  return RuntimeCall([&] {
+    return streamhal::FuncSetSharedMemConfig(HandleValue(func), streamhal::EnumArgument(config));
+  });
+}
+
 }  // extern "C"

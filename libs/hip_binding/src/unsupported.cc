@@ -81,8 +81,6 @@ SH_NOT_IMPLEMENTED(hipLinkComplete, (hipLinkState_t, void**, size_t*))
 SH_NOT_IMPLEMENTED(hipLinkDestroy, (hipLinkState_t))
 
 // Functions and launches
-SH_NOT_IMPLEMENTED(hipFuncSetCacheConfig, (const void*, hipFuncCache_t))
-SH_NOT_IMPLEMENTED(hipFuncSetSharedMemConfig, (const void*, hipSharedMemConfig))
 SH_NOT_IMPLEMENTED(hipGetFuncBySymbol, (hipFunction_t*, const void*))
 SH_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernel,
                    (hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int,
@@ -99,16 +97,6 @@ SH_NOT_IMPLEMENTED_VOID(__hipRegisterFunction, (void**, const void*, char*, cons
                                                 unsigned int, void*, void*, dim3*, dim3*, int*))
 SH_NOT_IMPLEMENTED_VOID(__hipRegisterVar, (void**, void*, char*, char*, int, size_t, int, int))
 SH_NOT_IMPLEMENTED_VOID(__hipUnregisterFatBinary, (void**))
-
-// Occupancy
-SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSize,
-                   (int*, int*, hipFunction_t, size_t, int))
-SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
-                   (int*, int*, hipFunction_t, size_t, int, unsigned int))
-SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
-                   (int*, hipFunction_t, int, size_t))
-SH_NOT_IMPLEMENTED(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                   (int*, hipFunction_t, int, size_t, unsigned int))
 
 // Memory
 SH_NOT_IMPLEMENTED(hipGetSymbolAddress, (void**, const void*))

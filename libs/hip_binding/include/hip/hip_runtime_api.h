@@ -1127,6 +1127,17 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, hi
                                                               size_t dynSharedMemPerBlk);
 hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int* numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags);
+/* The runtime forms take the kernel as `const void*`: in streamhal, a
+ * hipFunction_t from hipModuleGetFunction (kernels registered by hipcc are
+ * not supported). */
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* f,
+                                                        int blockSize, size_t dynSharedMemPerBlk);
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* f,
+                                                                 int blockSize,
+                                                                 size_t dynSharedMemPerBlk,
+                                                                 unsigned int flags);
+hipError_t hipOccupancyMaxPotentialBlockSize(int* gridSize, int* blockSize, const void* f,
+                                             size_t dynSharedMemPerBlk, int blockSizeLimit);
 
 /* Streams ------------------------------------------------------------------------------ */
 
