@@ -133,11 +133,6 @@ struct CopyBox {
   uint64_t SrcRow(uint64_t row) const {
     return row / height * src_slice_pitch + row % height * src_pitch;
   }
-  // A box whose rows lie back to back on the destination (or source) side:
-  // `width` bytes apart, `width * height` bytes between slices.
-  static CopyBox Packed(uint64_t width, uint64_t height, uint64_t depth) {
-    return CopyBox{width, height, depth, width, width * height, width, width * height};
-  }
 };
 
 // What the backend needs to launch one kernel; everything is validated by
