@@ -94,6 +94,12 @@ class RatioReporter : public benchmark::ConsoleReporter {
           "BM_Streamhal_MemcpyHtoD64MiB/real_time", "BM_HostMemcpy64MiB/real_time");
     Ratio("DtoH 64 MiB throughput: streamhal / memcpy (target >= 0.9)", rates_,
           "BM_Streamhal_MemcpyDtoH64MiB/real_time", "BM_HostMemcpy64MiB/real_time");
+    Ratio("2-D DtoD 4096x4096 float, pitched / 1-D DtoD (target >= 0.8)", rates_,
+          "BM_Streamhal_Memcpy2DDtoD4096x4096Float/real_time",
+          "BM_Streamhal_MemcpyDtoD64MiB/real_time");
+    Ratio("2-D HtoD 4096x4096 float, pitched / 1-D HtoD (target >= 0.8)", rates_,
+          "BM_Streamhal_Memcpy2DHtoD4096x4096Float/real_time",
+          "BM_Streamhal_MemcpyHtoD64MiB/real_time");
     // HIP's own overhead: each HIP figure against its CUDA twin (target
     // <= 1.05 for times, >= 0.95 for throughputs) and against raw Vulkan.
     Ratio("HIP launch enqueue / CUDA launch enqueue (target <= 1.05)", times_,

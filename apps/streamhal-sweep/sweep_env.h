@@ -24,7 +24,7 @@ enum class Api : uint8_t { kCuda, kHip };
 enum class Role : uint8_t {
   kScalar,          // a plain number: valid value from the generator or 0; no bad values
   kOpaque,          // passed through untouched (userData): null
-  kValue,           // a structure by value (CUipcEventHandle, dim3): value-initialised
+  kValue,           // a structure by value (CUipcEventHandle, dim3, hipExtent): value-initialised
   kOut,             // where a result is written: zeroed scratch
   kHostIn,          // host memory the call reads: zeroed 64 KiB buffer
   kHostOut,         // host memory the call writes: zeroed 64 KiB buffer

@@ -39,6 +39,63 @@ absl::StatusOr<std::unique_ptr<BackendRecorder>> BackendDevice::CreateRecorder()
   return Unsupported("recorded work (graphs)", properties());
 }
 
+namespace {
+
+BufferRange Advance(BufferRange range, uint64_t bytes) {
+  return BufferRange{range.allocation, range.offset + bytes};
+}
+
+}  // namespace
+
+absl::Status BackendRecorder::RecordCopyBox(BufferRange dst, BufferRange src, const CopyBox& box) {
+  for (uint64_t row = 0; row < box.rows(); ++row) {
+    SH_RETURN_IF_ERROR(
+        RecordCopy(Advance(dst, box.DstRow(row)), Advance(src, box.SrcRow(row)), box.width));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BackendRecorder::RecordFillRows(BufferRange dst, uint32_t pattern,
+                                             uint32_t element_size, uint64_t count, uint64_t pitch,
+                                             uint64_t rows) {
+  for (uint64_t row = 0; row < rows; ++row) {
+    SH_RETURN_IF_ERROR(RecordFill(Advance(dst, row * pitch), pattern, element_size, count));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BackendStream::RecordCopyBox(BufferRange dst, BufferRange src, const CopyBox& box) {
+  for (uint64_t row = 0; row < box.rows(); ++row) {
+    SH_RETURN_IF_ERROR(
+        RecordCopy(Advance(dst, box.DstRow(row)), Advance(src, box.SrcRow(row)), box.width));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BackendStream::RecordUploadBox(BufferRange dst, const void* src, const CopyBox& box) {
+  for (uint64_t row = 0; row < box.rows(); ++row) {
+    SH_RETURN_IF_ERROR(RecordUpload(Advance(dst, box.DstRow(row)),
+                                    static_cast<const uint8_t*>(src) + box.SrcRow(row), box.width));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BackendStream::RecordDownloadBox(void* dst, BufferRange src, const CopyBox& box) {
+  for (uint64_t row = 0; row < box.rows(); ++row) {
+    SH_RETURN_IF_ERROR(RecordDownload(static_cast<uint8_t*>(dst) + box.DstRow(row),
+                                      Advance(src, box.SrcRow(row)), box.width));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BackendStream::RecordFillRows(BufferRange dst, uint32_t pattern, uint32_t element_size,
+                                           uint64_t count, uint64_t pitch, uint64_t rows) {
+  for (uint64_t row = 0; row < rows; ++row) {
+    SH_RETURN_IF_ERROR(RecordFill(Advance(dst, row * pitch), pattern, element_size, count));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status BackendStream::RecordWait(BackendStream*, uint64_t) {
   return Error(ErrorCode::kNotSupported, "this backend cannot order streams");
 }

@@ -116,6 +116,32 @@ struct BufferRange {
   uint64_t offset = 0;
 };
 
+// The shape of a pitched copy (cuMemcpy2D, cuMemcpy3D): `depth` slices of
+// `height` rows of `width` bytes. On each side, row y of slice z starts
+// z * slice_pitch + y * pitch bytes after the side's first byte. Core
+// guarantees that the rows of one side are disjoint and ascending (pitch >=
+// width when height > 1, slice_pitch >= height * pitch when depth > 1), and
+// that no row of one side overlaps a row of the other.
+struct CopyBox {
+  uint64_t width = 0;
+  uint64_t height = 1;
+  uint64_t depth = 1;
+  uint64_t dst_pitch = 0;
+  uint64_t dst_slice_pitch = 0;
+  uint64_t src_pitch = 0;
+  uint64_t src_slice_pitch = 0;
+
+  uint64_t rows() const { return height * depth; }
+  uint64_t bytes() const { return width * height * depth; }
+  // The offsets of row `row` (0 .. rows()) from each side's first byte.
+  uint64_t DstRow(uint64_t row) const {
+    return row / height * dst_slice_pitch + row % height * dst_pitch;
+  }
+  uint64_t SrcRow(uint64_t row) const {
+    return row / height * src_slice_pitch + row % height * src_pitch;
+  }
+};
+
 // What the backend needs to launch one kernel; everything is validated by
 // core beforehand.
 struct KernelLayout {
@@ -187,6 +213,11 @@ class BackendRecorder {
   virtual absl::Status RecordCopy(BufferRange dst, BufferRange src, uint64_t size) = 0;
   virtual absl::Status RecordFill(BufferRange dst, uint32_t pattern, uint32_t element_size,
                                   uint64_t count) = 0;
+  // As BackendStream's; the defaults record a RecordCopy or RecordFill per
+  // row.
+  virtual absl::Status RecordCopyBox(BufferRange dst, BufferRange src, const CopyBox& box);
+  virtual absl::Status RecordFillRows(BufferRange dst, uint32_t pattern, uint32_t element_size,
+                                      uint64_t count, uint64_t pitch, uint64_t rows);
   // Execution and memory dependency: every command recorded after this
   // starts after, and sees the writes of, every command recorded before it.
   virtual void RecordBarrier() = 0;
@@ -217,6 +248,23 @@ class BackendStream {
   // Copies device memory to host memory; `dst` holds the data once a Wait
   // for a point flushed after this call has returned.
   virtual absl::Status RecordDownload(void* dst, BufferRange src, uint64_t size) = 0;
+
+  // --- Pitched forms (cuMemcpy2D, cuMemcpy3D, cuMemsetD2D*): one operation
+  // in stream order each, whatever its number of rows. The defaults record
+  // the 1-D form once per row; a backend overrides them to record one
+  // command.
+
+  // Device-to-device copy of `box` (rows may be anywhere, any alignment).
+  virtual absl::Status RecordCopyBox(BufferRange dst, BufferRange src, const CopyBox& box);
+  // As RecordUpload: `src` (rows at box.SrcRow offsets) is read now.
+  virtual absl::Status RecordUploadBox(BufferRange dst, const void* src, const CopyBox& box);
+  // As RecordDownload: `dst` (rows at box.DstRow offsets) holds the data
+  // once a Wait for a point flushed after this call has returned.
+  virtual absl::Status RecordDownloadBox(void* dst, BufferRange src, const CopyBox& box);
+  // As RecordFill for `rows` rows of `count` elements, `pitch` bytes apart
+  // (pitch >= count * element_size when rows > 1).
+  virtual absl::Status RecordFillRows(BufferRange dst, uint32_t pattern, uint32_t element_size,
+                                      uint64_t count, uint64_t pitch, uint64_t rows);
 
   // Submits everything recorded so far and returns the point that is
   // reached when all of it has finished. Points increase monotonically; with

@@ -221,37 +221,52 @@ namespace {
 
 // The bytes a copy end spans from its first byte to its last.
 absl::StatusOr<uint64_t> Footprint(const CopyEnd& end, const Copy3DParams& copy, const char* what) {
+  uint64_t row_end = 0;  // x + width
+  if (__builtin_add_overflow(end.x, copy.width, &row_end)) {
+    return Error(ErrorCode::kInvalidValue, "memcpy3D: ", what, " x + width overflows");
+  }
   if (copy.height > 1 || copy.depth > 1) {
-    if (end.pitch < end.x + copy.width) {
+    if (end.pitch < row_end) {
       return Error(ErrorCode::kInvalidValue, "memcpy3D: ", what, " pitch ", end.pitch,
-                   " is smaller than x + width = ", end.x + copy.width);
+                   " is smaller than x + width = ", row_end);
     }
   }
-  if (copy.depth > 1 && end.height < end.y + copy.height) {
+  if (copy.depth > 1 && (end.height < end.y || end.height - end.y < copy.height)) {
     return Error(ErrorCode::kInvalidValue, "memcpy3D: ", what, " height ", end.height,
-                 " is smaller than y + Height = ", end.y + copy.height);
+                 " is smaller than y + Height");
   }
   // Last byte: ((z + depth - 1) * height + y + Height - 1) * pitch + x + width.
-  const uint64_t rows = (end.z + copy.depth - 1) * end.height + end.y + copy.height - 1;
-  if (end.pitch != 0 && rows > (UINT64_MAX - end.x - copy.width) / end.pitch) {
+  uint64_t rows = 0, bytes = 0;
+  if (__builtin_add_overflow(end.z, copy.depth - 1, &rows) ||
+      __builtin_mul_overflow(rows, end.height, &rows) ||
+      __builtin_add_overflow(rows, end.y, &rows) ||
+      __builtin_add_overflow(rows, copy.height - 1, &rows) ||
+      __builtin_mul_overflow(rows, end.pitch, &bytes) ||
+      __builtin_add_overflow(bytes, row_end, &bytes)) {
     return Error(ErrorCode::kInvalidValue, "memcpy3D: ", what, " extent overflows");
   }
-  return rows * end.pitch + end.x + copy.width;
+  return bytes;
 }
 
-absl::Status ValidateEnd(const CopyEnd& end, const Copy3DParams& copy, const char* what) {
+absl::Status ValidateEndType(const CopyEnd& end, const char* what) {
   switch (end.type) {
     case MemoryType::kHost:
     case MemoryType::kDevice:
     case MemoryType::kUnified:
-      break;
+      return absl::OkStatus();
     case MemoryType::kArray:
+      // Arrays come with cuArrayCreate (issue 12); an array end will be
+      // one more case here and in the copy's execution.
       return Error(ErrorCode::kNotSupported, "memcpy3D: ", what,
                    " is a CUDA array; arrays are not available yet");
     default:
       return Error(ErrorCode::kInvalidValue, "memcpy3D: ", what, " memory type ",
                    static_cast<int>(end.type), " is unknown");
   }
+}
+
+absl::Status ValidateEnd(const CopyEnd& end, const Copy3DParams& copy, const char* what) {
+  SH_RETURN_IF_ERROR(ValidateEndType(end, what));
   if (end.address == 0) return Error(ErrorCode::kInvalidValue, "memcpy3D: ", what, " is null");
   SH_ASSIGN_OR_RETURN(uint64_t bytes, Footprint(end, copy, what));
   if (end.type == MemoryType::kDevice) {
@@ -268,9 +283,22 @@ absl::Status ValidateEnd(const CopyEnd& end, const Copy3DParams& copy, const cha
 
 }  // namespace
 
-absl::Status ValidateCopy3D(const Copy3DParams& copy) {
+uint64_t CopyRowOffset(const CopyEnd& end, uint64_t y, uint64_t z) {
+  return ((end.z + z) * end.height + end.y + y) * end.pitch + end.x;
+}
+
+uint64_t CopyEndSpan(const CopyEnd& end, const Copy3DParams& copy) {
+  return CopyRowOffset(end, copy.height - 1, copy.depth - 1) + copy.width;
+}
+
+absl::Status ValidateCopy3D(const Copy3DParams& copy, bool allow_empty) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
-  if (copy.width == 0 || copy.height == 0 || copy.depth == 0) {
+  const bool empty = copy.width == 0 || copy.height == 0 || copy.depth == 0;
+  if (empty && allow_empty) {
+    SH_RETURN_IF_ERROR(ValidateEndType(copy.src, "source"));
+    return ValidateEndType(copy.dst, "destination");
+  }
+  if (empty) {
     return Error(ErrorCode::kInvalidValue,
                  "memcpy3D: WidthInBytes, Height and Depth must be "
                  "positive");
@@ -293,10 +321,17 @@ absl::Status ValidateMemset(const MemsetNodeParams& params) {
     return Error(ErrorCode::kInvalidValue, "memset node: dst 0x", absl::Hex(params.dst),
                  " is not aligned to ", size, " bytes");
   }
+  if (params.width > UINT64_MAX / size) {
+    return Error(ErrorCode::kInvalidValue, "memset node: width ", params.width, " is too large");
+  }
   const uint64_t row_bytes = params.width * size;
   if (params.height > 1 && params.pitch < row_bytes) {
     return Error(ErrorCode::kInvalidValue, "memset node: pitch ", params.pitch,
                  " is smaller than a row (", row_bytes, " bytes)");
+  }
+  if (params.height > 1 && params.height - 1 > (UINT64_MAX - row_bytes) / params.pitch) {
+    return Error(ErrorCode::kInvalidValue, "memset node: ", params.height, " rows of pitch ",
+                 params.pitch, " overflow");
   }
   const uint64_t bytes = (params.height - 1) * params.pitch + row_bytes;
   return ResolveDeviceRange(params.dst, bytes, "memset node: destination").status();

@@ -79,6 +79,12 @@ struct Copy3DParams {
   uint64_t depth = 1;
 };
 
+// Where row y of slice z of a copy starts on `end`, in bytes from its
+// address; and the bytes from its address to the copy's last byte there.
+// Both assume a copy that ValidateCopy3D accepted.
+uint64_t CopyRowOffset(const CopyEnd& end, uint64_t y, uint64_t z);
+uint64_t CopyEndSpan(const CopyEnd& end, const Copy3DParams& copy);
+
 // CUDA_MEMSET_NODE_PARAMS: `height` rows of `width` elements of
 // `element_size` (1, 2 or 4) bytes, `pitch` bytes apart.
 struct MemsetNodeParams {
@@ -206,7 +212,11 @@ absl::StatusOr<GraphNode*> ResolveGraphNode(uint64_t node);
 // Validates a launch as cuLaunchKernel would and lays out its parameters.
 absl::StatusOr<KernelNodeParams> MakeKernelNodeParams(uint64_t function,
                                                       const LaunchConfig& config);
-absl::Status ValidateCopy3D(const Copy3DParams& params);
+// Checks a copy as cuMemcpy3D and cuGraphAddMemcpyNode do (arrays are
+// kNotSupported). With `allow_empty`, a copy with a zero extent passes once
+// its memory types are known (cuMemcpy2D/3D do nothing then); graph nodes
+// must not be empty.
+absl::Status ValidateCopy3D(const Copy3DParams& params, bool allow_empty = false);
 absl::Status ValidateMemset(const MemsetNodeParams& params);
 
 // --- Validated entry points ---

@@ -36,18 +36,9 @@ struct ResolvedEnd {
   uint64_t address = 0;     // the end's base (host pointer or device address)
 };
 
-uint64_t EndSpan(const CopyEnd& end, const Copy3DParams& copy) {
-  return ((end.z + copy.depth - 1) * end.height + end.y + copy.height - 1) * end.pitch + end.x +
-         copy.width;
-}
-
-uint64_t RowOffset(const CopyEnd& end, uint64_t y, uint64_t z) {
-  return ((end.z + z) * end.height + end.y + y) * end.pitch + end.x;
-}
-
 absl::StatusOr<ResolvedEnd> ResolveEnd(const CopyEnd& end, const Copy3DParams& copy,
                                        const char* what) {
-  const uint64_t span = EndSpan(end, copy);
+  const uint64_t span = CopyEndSpan(end, copy);
   ResolvedEnd resolved;
   resolved.address = end.address;
   if (end.type == MemoryType::kDevice) {
@@ -64,7 +55,7 @@ absl::StatusOr<ResolvedEnd> ResolveEnd(const CopyEnd& end, const Copy3DParams& c
 
 bool IsPageable(const CopyEnd& end, const Copy3DParams& copy) {
   if (end.type == MemoryType::kDevice) return false;
-  return ResolveAnyRange(end.address, EndSpan(end, copy)).allocation == nullptr;
+  return ResolveAnyRange(end.address, CopyEndSpan(end, copy)).allocation == nullptr;
 }
 
 bool IsDeviceWork(const GraphExec::Node& node) {
@@ -254,12 +245,8 @@ absl::Status GraphExec::RecordNode(BackendRecorder& recorder, const Node& node) 
       SH_ASSIGN_OR_RETURN(ResolvedPointer to,
                           ResolveDeviceRange(p.dst, (p.height - 1) * p.pitch + row,
                                              "graph memset node: destination"));
-      for (uint64_t y = 0; y < p.height; ++y) {
-        SH_RETURN_IF_ERROR(
-            recorder.RecordFill(BufferRange{to.allocation->backend.get(), to.offset + y * p.pitch},
-                                p.value, p.element_size, p.width));
-      }
-      return absl::OkStatus();
+      return recorder.RecordFillRows(BufferRange{to.allocation->backend.get(), to.offset}, p.value,
+                                     p.element_size, p.width, p.pitch, p.height);
     }
     case GraphNodeType::kMemcpy: {
       const auto& p = std::get<Copy3DParams>(node.params);
@@ -269,17 +256,20 @@ absl::Status GraphExec::RecordNode(BackendRecorder& recorder, const Node& node) 
         return Error(ErrorCode::kInvalidValue,
                      "graph memcpy node: page-locked memory it used was unregistered");
       }
-      for (uint64_t z = 0; z < p.depth; ++z) {
-        for (uint64_t y = 0; y < p.height; ++y) {
-          SH_RETURN_IF_ERROR(
-              recorder.RecordCopy(BufferRange{dst.pointer.allocation->backend.get(),
-                                              dst.pointer.offset + RowOffset(p.dst, y, z)},
-                                  BufferRange{src.pointer.allocation->backend.get(),
-                                              src.pointer.offset + RowOffset(p.src, y, z)},
-                                  p.width));
-        }
-      }
-      return absl::OkStatus();
+      CopyBox box;
+      box.width = p.width;
+      box.height = p.height;
+      box.depth = p.depth;
+      box.dst_pitch = p.dst.pitch;
+      box.dst_slice_pitch = p.dst.pitch * p.dst.height;
+      box.src_pitch = p.src.pitch;
+      box.src_slice_pitch = p.src.pitch * p.src.height;
+      const BufferRange to{dst.pointer.allocation->backend.get(),
+                           dst.pointer.offset + CopyRowOffset(p.dst, 0, 0)};
+      const BufferRange from{src.pointer.allocation->backend.get(),
+                             src.pointer.offset + CopyRowOffset(p.src, 0, 0)};
+      if (box.rows() == 1) return recorder.RecordCopy(to, from, box.width);
+      return recorder.RecordCopyBox(to, from, box);
     }
     default:
       return absl::OkStatus();
@@ -340,20 +330,9 @@ absl::Status GraphExec::Prepare() {
 }
 
 absl::Status GraphExec::RunHostCopy(const Node& node, Stream* stream) {
-  const auto& p = std::get<Copy3DParams>(node.params);
-  const bool src_device = ResolveAnyRange(p.src.address, EndSpan(p.src, p)).is_device();
-  const bool dst_device = ResolveAnyRange(p.dst.address, EndSpan(p.dst, p)).is_device();
-  const CopyKind kind = dst_device
-                            ? (src_device ? CopyKind::kDeviceToDevice : CopyKind::kHostToDevice)
-                            : (src_device ? CopyKind::kDeviceToHost : CopyKind::kHostToHost);
-  for (uint64_t z = 0; z < p.depth; ++z) {
-    for (uint64_t y = 0; y < p.height; ++y) {
-      SH_RETURN_IF_ERROR(Memcpy(p.dst.address + RowOffset(p.dst, y, z),
-                                p.src.address + RowOffset(p.src, y, z), p.width, kind,
-                                stream->handle(), Sync::kAsync));
-    }
-  }
-  return absl::OkStatus();
+  // Pageable memory: the copy as a stream runs it (the host reads or writes
+  // it as the launch is issued).
+  return RunCopy3D(stream, std::get<Copy3DParams>(node.params), Sync::kAsync);
 }
 
 absl::Status GraphExec::Launch(Stream* stream) {

@@ -12,8 +12,8 @@
 namespace streamhal {
 namespace {
 
-void* HostPointer(uint64_t address) {
-  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+uint8_t* HostPointer(uint64_t address) {
+  return reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(address));
 }
 
 BufferRange Range(const ResolvedPointer& pointer) {
@@ -27,67 +27,116 @@ uint8_t* Mapped(const ResolvedPointer& pointer) {
   return base == nullptr ? nullptr : static_cast<uint8_t*>(base) + pointer.offset;
 }
 
-bool Overlap(const ResolvedPointer& a, const ResolvedPointer& b, uint64_t bytes) {
-  return a.allocation == b.allocation && a.offset < b.offset + bytes && b.offset < a.offset + bytes;
+ResolvedPointer Advance(ResolvedPointer pointer, uint64_t bytes) {
+  pointer.offset += bytes;
+  return pointer;
 }
 
-absl::Status CopyToDevice(Stream* stream, const ResolvedPointer& dst, const void* src,
-                          uint64_t bytes, Sync sync) {
-  const ResolvedPointer pinned = ResolveHostRange(src, bytes);
+// The bytes from each side's first byte to its last.
+uint64_t DstSpan(const CopyBox& box) { return box.DstRow(box.rows() - 1) + box.width; }
+uint64_t SrcSpan(const CopyBox& box) { return box.SrcRow(box.rows() - 1) + box.width; }
+
+// Copies a box between host addresses (host-to-host copies, and mapped
+// device memory).
+void HostCopy(uint8_t* dst, const uint8_t* src, const CopyBox& box) {
+  if (box.rows() == 1) {
+    std::memmove(dst, src, box.width);
+    return;
+  }
+  for (uint64_t row = 0; row < box.rows(); ++row) {
+    std::memmove(dst + box.DstRow(row), src + box.SrcRow(row), box.width);
+  }
+}
+
+// The stream's recording of one copy: the 1-D forms for one row.
+absl::Status RecordCopy(BackendStream* backend, const ResolvedPointer& dst,
+                        const ResolvedPointer& src, const CopyBox& box) {
+  if (box.rows() == 1) return backend->RecordCopy(Range(dst), Range(src), box.width);
+  return backend->RecordCopyBox(Range(dst), Range(src), box);
+}
+
+// Whether the rows of two boxes in one allocation share a byte. Each side's
+// rows ascend and are disjoint (CopyBox), so one merge pass decides.
+bool Overlap(const ResolvedPointer& dst, const ResolvedPointer& src, const CopyBox& box) {
+  if (dst.allocation != src.allocation) return false;
+  if (dst.offset >= src.offset + SrcSpan(box) || src.offset >= dst.offset + DstSpan(box)) {
+    return false;
+  }
+  for (uint64_t d = 0, s = 0; d < box.rows() && s < box.rows();) {
+    const uint64_t dst_row = dst.offset + box.DstRow(d);
+    const uint64_t src_row = src.offset + box.SrcRow(s);
+    if (dst_row < src_row + box.width && src_row < dst_row + box.width) return true;
+    if (dst_row < src_row) {
+      ++d;
+    } else {
+      ++s;
+    }
+  }
+  return false;
+}
+
+absl::Status CopyToDevice(Stream* stream, const ResolvedPointer& dst, const uint8_t* src,
+                          const CopyBox& box, Sync sync) {
+  const ResolvedPointer pinned = ResolveHostRange(src, SrcSpan(box));
   if (sync == Sync::kAsync && pinned.allocation != nullptr) {
     // Page-locked source: read when the copy executes (CUDA).
-    return stream->Record([&](BackendStream* backend) {
-      return backend->RecordCopy(Range(dst), Range(pinned), bytes);
-    });
+    return stream->Record(
+        [&](BackendStream* backend) { return RecordCopy(backend, dst, pinned, box); });
   }
   if (sync == Sync::kBlocking) {
     // Blocking copies wait for earlier work in the stream, then write
     // directly when the destination is host-visible (integrated GPUs, CPU
-    // devices): one memcpy, no staging.
+    // devices): one memcpy per row, no staging.
     if (uint8_t* mapped = Mapped(dst)) {
       SH_RETURN_IF_ERROR(stream->SynchronizeForHostAccess());
-      std::memcpy(mapped, src, bytes);
+      HostCopy(mapped, src, box);
       return absl::OkStatus();
     }
-    SH_RETURN_IF_ERROR(stream->Record(
-        [&](BackendStream* backend) { return backend->RecordUpload(Range(dst), src, bytes); }));
-    return stream->Synchronize();
   }
-  // Pageable source, async: read now, before returning (CUDA).
-  SH_RETURN_IF_ERROR(stream->Record(
-      [&](BackendStream* backend) { return backend->RecordUpload(Range(dst), src, bytes); }));
+  // Pageable source (or a blocking copy to memory the host cannot map):
+  // read now, before returning (CUDA).
+  SH_RETURN_IF_ERROR(stream->Record([&](BackendStream* backend) {
+    if (box.rows() == 1) return backend->RecordUpload(Range(dst), src, box.width);
+    return backend->RecordUploadBox(Range(dst), src, box);
+  }));
+  if (sync == Sync::kBlocking) return stream->Synchronize();
   return stream->Flush().status();
 }
 
-absl::Status CopyFromDevice(Stream* stream, void* dst, const ResolvedPointer& src, uint64_t bytes,
-                            Sync sync) {
-  const ResolvedPointer pinned = ResolveHostRange(dst, bytes);
+absl::Status CopyFromDevice(Stream* stream, uint8_t* dst, const ResolvedPointer& src,
+                            const CopyBox& box, Sync sync) {
+  const ResolvedPointer pinned = ResolveHostRange(dst, DstSpan(box));
   if (sync == Sync::kAsync && pinned.allocation != nullptr) {
-    return stream->Record([&](BackendStream* backend) {
-      return backend->RecordCopy(Range(pinned), Range(src), bytes);
-    });
+    return stream->Record(
+        [&](BackendStream* backend) { return RecordCopy(backend, pinned, src, box); });
   }
   // Pageable destination (or a blocking call): the copy has completed when
   // the call returns (CUDA).
   if (uint8_t* mapped = Mapped(src)) {
     SH_RETURN_IF_ERROR(stream->SynchronizeForHostAccess());
-    std::memcpy(dst, mapped, bytes);
+    HostCopy(dst, mapped, box);
     return absl::OkStatus();
   }
-  SH_RETURN_IF_ERROR(stream->Record(
-      [&](BackendStream* backend) { return backend->RecordDownload(dst, Range(src), bytes); }));
+  SH_RETURN_IF_ERROR(stream->Record([&](BackendStream* backend) {
+    if (box.rows() == 1) return backend->RecordDownload(dst, Range(src), box.width);
+    return backend->RecordDownloadBox(dst, Range(src), box);
+  }));
   return stream->Synchronize();
 }
 
 absl::Status CopyDeviceToDevice(Stream* stream, const ResolvedPointer& dst,
-                                const ResolvedPointer& src, uint64_t bytes, Sync sync) {
+                                const ResolvedPointer& src, const CopyBox& box, Sync sync) {
   // A copy onto itself changes nothing: both vendors return success.
-  if (dst.allocation == src.allocation && dst.offset == src.offset) return absl::OkStatus();
-  if (Overlap(dst, src, bytes)) {
-    return Error(ErrorCode::kInvalidValue, "cuMemcpyDtoD: source and destination overlap");
+  if (dst.allocation == src.allocation && dst.offset == src.offset &&
+      (box.rows() == 1 || (box.dst_pitch == box.src_pitch &&
+                           (box.depth == 1 || box.dst_slice_pitch == box.src_slice_pitch)))) {
+    return absl::OkStatus();
   }
-  SH_RETURN_IF_ERROR(stream->Record(
-      [&](BackendStream* backend) { return backend->RecordCopy(Range(dst), Range(src), bytes); }));
+  if (Overlap(dst, src, box)) {
+    return Error(ErrorCode::kInvalidValue, "memcpy: source and destination overlap");
+  }
+  SH_RETURN_IF_ERROR(
+      stream->Record([&](BackendStream* backend) { return RecordCopy(backend, dst, src, box); }));
   // Device-to-device copies do not block the host even in the synchronous
   // form (CUDA); submit so the work starts. Unless either side has
   // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS set: then synchronous memory operations
@@ -97,6 +146,14 @@ absl::Status CopyDeviceToDevice(Stream* stream, const ResolvedPointer& dst,
     return stream->Synchronize();
   }
   return stream->Flush().status();
+}
+
+absl::Status CopyHostToHost(Stream* stream, uint8_t* dst, const uint8_t* src, const CopyBox& box,
+                            Sync sync) {
+  // Ordered after earlier work in the stream, like any copy.
+  if (sync == Sync::kBlocking) SH_RETURN_IF_ERROR(stream->SynchronizeForHostAccess());
+  HostCopy(dst, src, box);
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -148,26 +205,24 @@ absl::Status Memcpy(uint64_t dst, uint64_t src, size_t bytes, CopyKind kind, uin
     copy.width = bytes;
     return CaptureCopy(stream, copy);
   }
+  const CopyBox row{bytes};
   switch (kind) {
     case CopyKind::kHostToHost:
-      // Ordered after earlier work in the stream, like any copy.
-      if (sync == Sync::kBlocking) SH_RETURN_IF_ERROR(stream->SynchronizeForHostAccess());
-      std::memmove(HostPointer(dst), HostPointer(src), bytes);
-      return absl::OkStatus();
+      return CopyHostToHost(stream, HostPointer(dst), HostPointer(src), row, sync);
     case CopyKind::kHostToDevice: {
       SH_ASSIGN_OR_RETURN(ResolvedPointer to,
                           ResolveDeviceRange(dst, bytes, "memcpy: destination"));
-      return CopyToDevice(stream, to, HostPointer(src), bytes, sync);
+      return CopyToDevice(stream, to, HostPointer(src), row, sync);
     }
     case CopyKind::kDeviceToHost: {
       SH_ASSIGN_OR_RETURN(ResolvedPointer from, ResolveDeviceRange(src, bytes, "memcpy: source"));
-      return CopyFromDevice(stream, HostPointer(dst), from, bytes, sync);
+      return CopyFromDevice(stream, HostPointer(dst), from, row, sync);
     }
     case CopyKind::kDeviceToDevice: {
       SH_ASSIGN_OR_RETURN(ResolvedPointer to,
                           ResolveDeviceRange(dst, bytes, "memcpy: destination"));
       SH_ASSIGN_OR_RETURN(ResolvedPointer from, ResolveDeviceRange(src, bytes, "memcpy: source"));
-      return CopyDeviceToDevice(stream, to, from, bytes, sync);
+      return CopyDeviceToDevice(stream, to, from, row, sync);
     }
     case CopyKind::kDefault:
       break;
@@ -201,6 +256,127 @@ absl::Status Memset(uint64_t dst, uint32_t value, unsigned element_size, size_t 
                                                              "memset: destination"));
   SH_RETURN_IF_ERROR(stream->Record([&](BackendStream* backend) {
     return backend->RecordFill(Range(to), value, element_size, count);
+  }));
+  if (sync == Sync::kBlocking) return stream->Synchronize();
+  return stream->Flush().status();
+}
+
+absl::Status Memcpy3D(const Copy3DParams& copy, uint64_t stream_handle, Sync sync) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  SH_RETURN_IF_ERROR(ValidateCopy3D(copy, /*allow_empty=*/true));
+  if (copy.width == 0 || copy.height == 0 || copy.depth == 0) return absl::OkStatus();
+  if ((copy.src.type == MemoryType::kUnified || copy.dst.type == MemoryType::kUnified) &&
+      !context->device()->properties().unified_addressing) {
+    return Error(ErrorCode::kInvalidValue, "memcpy3D: a unified end needs unified addressing, ",
+                 "which device ", context->device()->ordinal(), " does not have");
+  }
+  if (stream->capture() != nullptr) {
+    if (sync == Sync::kBlocking) return CaptureForbidden(stream, "a synchronous copy");
+    return CaptureCopy(stream, copy);
+  }
+  return RunCopy3D(stream, copy, sync);
+}
+
+absl::Status RunCopy3D(Stream* stream, const Copy3DParams& copy, Sync sync) {
+  // One end: its first byte, and the memory it is in.
+  struct Side {
+    ResolvedPointer pointer;  // allocation null: pageable host memory
+    uint64_t first = 0;       // host pointer or device address of the first byte
+    bool device = false;
+  };
+  auto resolve = [&](const CopyEnd& end, const char* what) -> absl::StatusOr<Side> {
+    const uint64_t span = CopyEndSpan(end, copy);
+    const uint64_t start = CopyRowOffset(end, 0, 0);
+    Side side;
+    side.first = end.address + start;
+    if (end.type == MemoryType::kDevice) {
+      SH_ASSIGN_OR_RETURN(side.pointer, ResolveDeviceRange(end.address, span, what));
+      side.device = true;
+    } else {
+      side.pointer = end.type == MemoryType::kHost
+                         ? ResolveHostRange(HostPointer(end.address), span)
+                         : ResolveAnyRange(end.address, span);
+      side.device = side.pointer.is_device();
+      // Device memory outside any live allocation (a freed pointer) is not
+      // host memory, whatever the host can read there.
+      if (!side.device && end.type == MemoryType::kUnified &&
+          stream->context()->device()->backend()->IsDeviceMemory(end.address)) {
+        return Error(ErrorCode::kInvalidValue, "memcpy3D: ", what, " 0x", absl::Hex(end.address),
+                     " is device memory that is not allocated (freed?)");
+      }
+    }
+    side.pointer.offset += start;
+    return side;
+  };
+  SH_ASSIGN_OR_RETURN(const Side src, resolve(copy.src, "memcpy3D: source"));
+  SH_ASSIGN_OR_RETURN(const Side dst, resolve(copy.dst, "memcpy3D: destination"));
+  CopyBox box;
+  box.width = copy.width;
+  box.height = copy.height;
+  box.depth = copy.depth;
+  box.dst_pitch = copy.dst.pitch;
+  box.dst_slice_pitch = copy.dst.pitch * copy.dst.height;
+  box.src_pitch = copy.src.pitch;
+  box.src_slice_pitch = copy.src.pitch * copy.src.height;
+  if (dst.device && src.device)
+    return CopyDeviceToDevice(stream, dst.pointer, src.pointer, box, sync);
+  if (dst.device) return CopyToDevice(stream, dst.pointer, HostPointer(src.first), box, sync);
+  if (src.device) return CopyFromDevice(stream, HostPointer(dst.first), src.pointer, box, sync);
+  return CopyHostToHost(stream, HostPointer(dst.first), HostPointer(src.first), box, sync);
+}
+
+absl::Status Memset3D(const MemsetNodeParams& rows, uint64_t depth, uint64_t slice_pitch,
+                      uint64_t stream_handle, Sync sync) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  const uint32_t size = rows.element_size;
+  if (rows.dst % size != 0) {
+    return Error(ErrorCode::kInvalidValue, "memset2D: 0x", absl::Hex(rows.dst),
+                 " is not aligned to ", size, " bytes");
+  }
+  if (rows.width == 0 || rows.height == 0 || depth == 0) return absl::OkStatus();
+  // Element size, row and pitch checks, and the first slice's range.
+  SH_RETURN_IF_ERROR(ValidateMemset(rows));
+  const uint64_t slice_bytes = (rows.height - 1) * rows.pitch + rows.width * size;
+  // Slices back to back are rows of one slice.
+  const bool packed = depth == 1 || slice_pitch == rows.height * rows.pitch;
+  if (depth > 1) {
+    if (slice_pitch < slice_bytes) {
+      return Error(ErrorCode::kInvalidValue, "memset3D: slice pitch ", slice_pitch,
+                   " is smaller than a slice (", slice_bytes, " bytes)");
+    }
+    if (depth - 1 > (UINT64_MAX - slice_bytes) / slice_pitch) {
+      return Error(ErrorCode::kInvalidValue, "memset3D: ", depth, " slices overflow");
+    }
+  }
+  const uint64_t bytes = (depth - 1) * slice_pitch + slice_bytes;
+  SH_ASSIGN_OR_RETURN(ResolvedPointer to,
+                      ResolveDeviceRange(rows.dst, bytes, "memset2D: destination"));
+  if (stream->capture() != nullptr) {
+    if (sync == Sync::kBlocking) return CaptureForbidden(stream, "a synchronous memset");
+    if (packed) {
+      MemsetNodeParams all = rows;
+      all.height = rows.height * depth;
+      return CaptureMemset(stream, all);
+    }
+    for (uint64_t z = 0; z < depth; ++z) {
+      MemsetNodeParams slice = rows;
+      slice.dst = rows.dst + z * slice_pitch;
+      SH_RETURN_IF_ERROR(CaptureMemset(stream, slice));
+    }
+    return absl::OkStatus();
+  }
+  // Slices apart are filled one by one.
+  const uint64_t slices = packed ? 1 : depth;
+  const uint64_t rows_per_fill = packed ? rows.height * depth : rows.height;
+  SH_RETURN_IF_ERROR(stream->Record([&](BackendStream* backend) {
+    absl::Status status;
+    for (uint64_t z = 0; z < slices && status.ok(); ++z) {
+      status = backend->RecordFillRows(Range(Advance(to, z * slice_pitch)), rows.value, size,
+                                       rows.width, rows.pitch, rows_per_fill);
+    }
+    return status;
   }));
   if (sync == Sync::kBlocking) return stream->Synchronize();
   return stream->Flush().status();

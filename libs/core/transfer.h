@@ -7,8 +7,11 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "core/graph.h"
 
 namespace streamhal {
+
+class Stream;
 
 // Whether a call is the synchronous form (cuMemcpyHtoD) or the async one
 // (cuMemcpyHtoDAsync) on `stream`.
@@ -26,6 +29,26 @@ absl::Status Memcpy(uint64_t dst, uint64_t src, size_t bytes, CopyKind kind, uin
 // low bytes of `value`. `dst` must be aligned to `element_size`.
 absl::Status Memset(uint64_t dst, uint32_t value, unsigned element_size, size_t count,
                     uint64_t stream, Sync sync);
+
+// A 2-D or 3-D copy between linear memories as CUDA_MEMCPY3D describes it
+// (cuMemcpy2D/3D, hipMemcpy2D/3D and their async forms; a 2-D copy is one
+// slice). Unified ends are classified from the pointer, as cuMemcpy does.
+// A copy with a zero extent succeeds and does nothing, like a 1-D copy of
+// 0 bytes; an array end is kNotSupported for now. In a capturing stream the
+// copy becomes a memcpy node.
+absl::Status Memcpy3D(const Copy3DParams& copy, uint64_t stream, Sync sync);
+
+// Runs a copy that ValidateCopy3D accepted on `stream`, which does not
+// capture (Memcpy3D, and graph launches for copies that touch pageable
+// memory).
+absl::Status RunCopy3D(Stream* stream, const Copy3DParams& copy, Sync sync);
+
+// Fills `depth` slices, `slice_pitch` bytes apart, of `rows.height` rows of
+// `rows.width` elements (cuMemsetD2D*, hipMemset2D/3D). A zero extent
+// succeeds and does nothing. In a capturing stream the fill becomes memset
+// nodes (one, or one per slice where slices are not back to back).
+absl::Status Memset3D(const MemsetNodeParams& rows, uint64_t depth, uint64_t slice_pitch,
+                      uint64_t stream, Sync sync);
 
 }  // namespace streamhal
 

@@ -127,6 +127,11 @@ class Translator {
 
   void Copy(const CopyCommand& c) { f_.copy_buffer(t_.command_buffer, c.src, c.dst, 1, &c.region); }
 
+  void CopyRegions(const CopyRegionsCommand& c, const uint8_t* regions) {
+    f_.copy_buffer(t_.command_buffer, c.src, c.dst, c.region_count,
+                   reinterpret_cast<const VkBufferCopy*>(regions));
+  }
+
   void Fill(const FillCommand& c) {
     if (c.fill_size > 0) {
       f_.fill_buffer(t_.command_buffer, c.dst, c.fill_offset, c.fill_size, c.fill_word);
@@ -206,6 +211,11 @@ void CommandList::RecordInto(const RecordTarget& target, Ordering ordering) cons
       case CommandType::kCopy:
         translator.Copy(*reinterpret_cast<const CopyCommand*>(payload));
         break;
+      case CommandType::kCopyRegions: {
+        const auto* c = reinterpret_cast<const CopyRegionsCommand*>(payload);
+        translator.CopyRegions(*c, payload + RoundUp(sizeof(CopyRegionsCommand)));
+        break;
+      }
       case CommandType::kFill:
         translator.Fill(*reinterpret_cast<const FillCommand*>(payload));
         break;

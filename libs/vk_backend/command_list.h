@@ -31,7 +31,7 @@ namespace streamhal::vk {
 
 class TimestampRing;
 
-enum class CommandType : uint8_t { kDispatch, kCopy, kFill, kTimestamp, kBarrier };
+enum class CommandType : uint8_t { kDispatch, kCopy, kCopyRegions, kFill, kTimestamp, kBarrier };
 
 // One launch (possibly split into several dispatches). Followed in the list
 // by `push_size` bytes of push constants: the parameter block and, when the
@@ -59,6 +59,16 @@ struct CopyCommand {
   VkBuffer src;
   VkBuffer dst;
   VkBufferCopy region;
+};
+
+// One vkCmdCopyBuffer of many regions (the rows of a pitched copy: one CUDA
+// operation, so no barrier between them). Followed in the list by
+// `region_count` VkBufferCopy.
+struct CopyRegionsCommand {
+  static constexpr CommandType kType = CommandType::kCopyRegions;
+  VkBuffer src;
+  VkBuffer dst;
+  uint32_t region_count;
 };
 
 // A fill: the word-aligned middle by vkCmdFillBuffer, up to two unaligned

@@ -94,6 +94,26 @@ CopyCommand EncodeCopy(BufferRange dst, BufferRange src, uint64_t size) {
                      {from->buffer_offset() + src.offset, to->buffer_offset() + dst.offset, size}};
 }
 
+BoxPieces PlanBox(const CopyBox& box) {
+  const bool rows_packed =
+      box.height == 1 || (box.src_pitch == box.width && box.dst_pitch == box.width);
+  const uint64_t slice = box.width * box.height;
+  const bool slices_packed =
+      rows_packed &&
+      (box.depth == 1 || (box.src_slice_pitch == slice && box.dst_slice_pitch == slice));
+  if (slices_packed) return BoxPieces{1, box.bytes(), box.rows()};
+  if (rows_packed) return BoxPieces{box.depth, slice, box.height};
+  return BoxPieces{box.rows(), box.width, 1};
+}
+
+void EncodeBoxRegions(const CopyBox& box, const BoxPieces& pieces, uint64_t src_base,
+                      uint64_t dst_base, uint64_t first, uint32_t count, VkBufferCopy* regions) {
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t row = (first + i) * pieces.rows_per_piece;
+    regions[i] = VkBufferCopy{src_base + box.SrcRow(row), dst_base + box.DstRow(row), pieces.size};
+  }
+}
+
 void WriteFillEdges(const FillPlan& plan, uint8_t* host) {
   for (int i = 0; i < plan.edge_count; ++i) {
     std::memcpy(host + 4 * i, plan.edges[i].bytes.data(), plan.edges[i].size);

@@ -50,6 +50,21 @@ void EncodeLaunch(const ResolvedLaunch& launch, const DispatchParams& params,
 // A device-to-device copy.
 CopyCommand EncodeCopy(BufferRange dst, BufferRange src, uint64_t size);
 
+// The regions of a pitched copy (CopyBox): one per row, or fewer where the
+// rows lie back to back on both sides (one per slice, or a single region).
+struct BoxPieces {
+  uint64_t count = 0;           // regions
+  uint64_t size = 0;            // bytes of each
+  uint64_t rows_per_piece = 1;  // box rows each covers
+};
+BoxPieces PlanBox(const CopyBox& box);
+// Regions per CopyRegionsCommand: a longer box takes several commands.
+inline constexpr uint64_t kMaxRegionsPerCommand = 1 << 16;
+// Writes regions [first, first + count) of `pieces` for `box` between byte
+// `src_base` of the source buffer and `dst_base` of the destination.
+void EncodeBoxRegions(const CopyBox& box, const BoxPieces& pieces, uint64_t src_base,
+                      uint64_t dst_base, uint64_t first, uint32_t count, VkBufferCopy* regions);
+
 // The bytes a fill's edges copy from (kFillEdgeBytes, 4-byte aligned).
 inline constexpr uint64_t kFillEdgeBytes = 8;
 void WriteFillEdges(const FillPlan& plan, uint8_t* host);

@@ -93,6 +93,23 @@ absl::Status VulkanRecorder::RecordFill(BufferRange dst, uint32_t pattern, uint3
   return absl::OkStatus();
 }
 
+absl::Status VulkanRecorder::RecordCopyBox(BufferRange dst, BufferRange src, const CopyBox& box) {
+  auto* to = static_cast<VulkanAllocation*>(dst.allocation);
+  auto* from = static_cast<VulkanAllocation*>(src.allocation);
+  const BoxPieces pieces = PlanBox(box);
+  for (uint64_t first = 0; first < pieces.count; first += kMaxRegionsPerCommand) {
+    const auto count = static_cast<uint32_t>(std::min(kMaxRegionsPerCommand, pieces.count - first));
+    uint8_t* regions = nullptr;
+    *commands_.Append<CopyRegionsCommand>(
+        false, count * static_cast<uint32_t>(sizeof(VkBufferCopy)), &regions) =
+        CopyRegionsCommand{from->buffer(), to->buffer(), count};
+    EncodeBoxRegions(box, pieces, from->buffer_offset() + src.offset,
+                     to->buffer_offset() + dst.offset, first, count,
+                     reinterpret_cast<VkBufferCopy*>(regions));
+  }
+  return absl::OkStatus();
+}
+
 void VulkanRecorder::RecordBarrier() { commands_.Append<BarrierCommand>(false); }
 
 namespace {

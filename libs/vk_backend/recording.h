@@ -76,6 +76,7 @@ class VulkanRecorder final : public streamhal::BackendRecorder {
   absl::Status RecordCopy(BufferRange dst, BufferRange src, uint64_t size) override;
   absl::Status RecordFill(BufferRange dst, uint32_t pattern, uint32_t element_size,
                           uint64_t count) override;
+  absl::Status RecordCopyBox(BufferRange dst, BufferRange src, const CopyBox& box) override;
   void RecordBarrier() override;
   // On success the recorder is empty again and may record another
   // recording; on failure it keeps what was recorded (Finish may be retried).

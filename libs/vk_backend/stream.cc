@@ -127,7 +127,15 @@ void VulkanStream::Deliver(uint64_t completed) {
   // point is left, its staging memory may be reused.
   while (!pending_.empty() && pending_.front().point <= completed) {
     const PendingDownload& download = pending_.front();
-    std::memcpy(download.dst, download.staging, download.size);
+    const CopyBox& box = download.box;
+    if (PlanBox(box).count == 1) {
+      std::memcpy(download.dst, download.staging, box.bytes());
+    } else {
+      for (uint64_t row = 0; row < box.rows(); ++row) {
+        std::memcpy(static_cast<uint8_t*>(download.dst) + box.DstRow(row),
+                    download.staging + row * box.width, box.width);
+      }
+    }
     pending_.pop_front();
     pending_count_.fetch_sub(1, std::memory_order_release);
   }
@@ -630,9 +638,95 @@ absl::Status VulkanStream::RecordDownload(void* dst, BufferRange src, uint64_t s
                   {from->buffer_offset() + src.offset, staged.buffer_offset, size}};
   {
     MutexLock lock(&pending_mutex_);
-    pending_.push_back(PendingDownload{current_point(), staged.host, dst, size});
+    pending_.push_back(PendingDownload{current_point(), staged.host, dst, CopyBox{size}});
     pending_count_.fetch_add(1, std::memory_order_release);
   }
+  return EndCommand();
+}
+
+void VulkanStream::AppendBoxCopy(VkBuffer dst, uint64_t dst_base, VkBuffer src, uint64_t src_base,
+                                 const CopyBox& box) {
+  const BoxPieces pieces = PlanBox(box);
+  for (uint64_t first = 0; first < pieces.count; first += kMaxRegionsPerCommand) {
+    const auto count = static_cast<uint32_t>(std::min(kMaxRegionsPerCommand, pieces.count - first));
+    uint8_t* regions = nullptr;
+    CopyRegionsCommand* c =
+        Append<CopyRegionsCommand>(count * static_cast<uint32_t>(sizeof(VkBufferCopy)), &regions);
+    *c = CopyRegionsCommand{src, dst, count};
+    EncodeBoxRegions(box, pieces, src_base, dst_base, first, count,
+                     reinterpret_cast<VkBufferCopy*>(regions));
+  }
+}
+
+absl::Status VulkanStream::RecordCopyBox(BufferRange dst, BufferRange src, const CopyBox& box) {
+  VulkanAllocation* to = AsVulkan(dst.allocation);
+  VulkanAllocation* from = AsVulkan(src.allocation);
+  AppendBoxCopy(to->buffer(), to->buffer_offset() + dst.offset, from->buffer(),
+                from->buffer_offset() + src.offset, box);
+  return EndCommand();
+}
+
+absl::Status VulkanStream::RecordUploadBox(BufferRange dst, const void* src, const CopyBox& box) {
+  VulkanAllocation* to = AsVulkan(dst.allocation);
+  // CUDA: a pageable source is read before the call returns. Its rows are
+  // packed into staging, then copied to theirs by one command.
+  SH_ASSIGN_OR_RETURN(Staged staged, Stage(box.bytes(), 16));
+  const auto* from = static_cast<const uint8_t*>(src);
+  for (uint64_t row = 0; row < box.rows(); ++row) {
+    std::memcpy(staged.host + row * box.width, from + box.SrcRow(row), box.width);
+  }
+  CopyBox packed = box;
+  packed.src_pitch = box.width;
+  packed.src_slice_pitch = box.width * box.height;
+  AppendBoxCopy(to->buffer(), to->buffer_offset() + dst.offset, staged.buffer, staged.buffer_offset,
+                packed);
+  return EndCommand();
+}
+
+absl::Status VulkanStream::RecordDownloadBox(void* dst, BufferRange src, const CopyBox& box) {
+  VulkanAllocation* from = AsVulkan(src.allocation);
+  SH_ASSIGN_OR_RETURN(Staged staged, Stage(box.bytes(), 16));
+  CopyBox packed = box;
+  packed.dst_pitch = box.width;
+  packed.dst_slice_pitch = box.width * box.height;
+  AppendBoxCopy(staged.buffer, staged.buffer_offset, from->buffer(),
+                from->buffer_offset() + src.offset, packed);
+  CopyBox unpack = box;  // from the packed rows in staging to the host's
+  unpack.src_pitch = box.width;
+  unpack.src_slice_pitch = box.width * box.height;
+  {
+    MutexLock lock(&pending_mutex_);
+    pending_.push_back(PendingDownload{current_point(), staged.host, dst, unpack});
+    pending_count_.fetch_add(1, std::memory_order_release);
+  }
+  return EndCommand();
+}
+
+absl::Status VulkanStream::RecordFillRows(BufferRange dst, uint32_t pattern, uint32_t element_size,
+                                          uint64_t count, uint64_t pitch, uint64_t rows) {
+  const uint64_t row_bytes = count * element_size;
+  if (rows == 1 || pitch == row_bytes) {
+    return RecordFill(dst, pattern, element_size, count * rows);
+  }
+  // Wide rows: a fill each (vkCmdFillBuffer; the per-command cost is small
+  // next to the row).
+  if (row_bytes > kStagingRingBytes / 4) {
+    return BackendStream::RecordFillRows(dst, pattern, element_size, count, pitch, rows);
+  }
+  // Narrow rows: one row of the pattern in staging, copied to every row by
+  // one command (source regions may repeat).
+  SH_ASSIGN_OR_RETURN(Staged staged, Stage(row_bytes, 16));
+  for (uint64_t i = 0; i < row_bytes; ++i) {
+    staged.host[i] = static_cast<uint8_t>(pattern >> (8 * (i % element_size)));
+  }
+  CopyBox box;
+  box.width = row_bytes;
+  box.height = rows;
+  box.dst_pitch = pitch;
+  box.src_pitch = 0;
+  VulkanAllocation* to = AsVulkan(dst.allocation);
+  AppendBoxCopy(to->buffer(), to->buffer_offset() + dst.offset, staged.buffer, staged.buffer_offset,
+                box);
   return EndCommand();
 }
 

@@ -91,6 +91,11 @@ class VulkanStream final : public streamhal::BackendStream {
                           uint64_t count) override;
   absl::Status RecordUpload(BufferRange dst, const void* src, uint64_t size) override;
   absl::Status RecordDownload(void* dst, BufferRange src, uint64_t size) override;
+  absl::Status RecordCopyBox(BufferRange dst, BufferRange src, const CopyBox& box) override;
+  absl::Status RecordUploadBox(BufferRange dst, const void* src, const CopyBox& box) override;
+  absl::Status RecordDownloadBox(void* dst, BufferRange src, const CopyBox& box) override;
+  absl::Status RecordFillRows(BufferRange dst, uint32_t pattern, uint32_t element_size,
+                              uint64_t count, uint64_t pitch, uint64_t rows) override;
   absl::StatusOr<uint64_t> Flush() override;
   using BackendStream::Wait;
   absl::Status Wait(uint64_t point, const WaitPolicy& policy) override;
@@ -144,11 +149,13 @@ class VulkanStream final : public streamhal::BackendStream {
     Batch* batch = nullptr;                           // its record in in_flight_
     TimestampRing* timestamps = nullptr;              // where it may write timestamps
   };
+  // Packed rows in staging, delivered to `dst` at box.DstRow offsets (a 1-D
+  // download is one row).
   struct PendingDownload {
     uint64_t point = 0;
     const uint8_t* staging = nullptr;
     void* dst = nullptr;
-    uint64_t size = 0;
+    CopyBox box;
   };
   struct Retired {
     uint64_t point = 0;
@@ -176,6 +183,10 @@ class VulkanStream final : public streamhal::BackendStream {
   }
   // Flushes a full batch.
   absl::Status EndCommand();
+  // Appends the commands of a pitched copy between buffers (no EndCommand:
+  // staging a caller reserved for the current batch stays in it).
+  void AppendBoxCopy(VkBuffer dst, uint64_t dst_base, VkBuffer src, uint64_t src_base,
+                     const CopyBox& box);
   // Makes room for one more batch in flight: when kMaxBatchesInFlight are,
   // reclaims what completed, or else waits for the oldest.
   absl::Status ReserveBatch();

@@ -105,6 +105,48 @@ TEST_F(StreamTest, UploadsAndDownloadsRunInStreamOrder) {
   }
 }
 
+// Pitched copies (cuMemcpy2D/3D): one command each, rows at their pitches on
+// both sides, bytes between rows untouched.
+TEST_F(StreamTest, PitchedBoxesCopyUploadDownloadAndFillTheirRowsOnly) {
+  // 3 slices of 5 rows of 19 bytes: device pitch 32 with 6 rows a slice,
+  // host pitch 24 with 5 rows a slice (back to back).
+  CopyBox box{19, 5, 3, 32, 32 * 6, 24, 24 * 5};
+  auto device = Allocate(32 * 6 * 3 + 7);
+  auto copy = Allocate(32 * 6 * 3 + 7);
+  std::memset(Bytes(device), 0xEE, 32 * 6 * 3 + 7);
+  std::memset(Bytes(copy), 0xEE, 32 * 6 * 3 + 7);
+  std::vector<uint8_t> host(24 * 5 * 3);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<uint8_t>(i * 5 + 1);
+  auto stream = NewStream();
+  ASSERT_TRUE(stream->RecordUploadBox(BufferRange{device.get(), 7}, host.data(), box).ok());
+  // Device to device, same pitches on both sides.
+  CopyBox same = box;
+  same.src_pitch = box.dst_pitch;
+  same.src_slice_pitch = box.dst_slice_pitch;
+  ASSERT_TRUE(
+      stream->RecordCopyBox(BufferRange{copy.get(), 7}, BufferRange{device.get(), 7}, same).ok());
+  // And back to the host with the host's pitches (dst and src swap).
+  CopyBox back_box{19, 5, 3, 24, 24 * 5, 32, 32 * 6};
+  std::vector<uint8_t> back(host.size(), 0xEE);
+  ASSERT_TRUE(stream->RecordDownloadBox(back.data(), BufferRange{copy.get(), 7}, back_box).ok());
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  std::vector<uint8_t> expected(32 * 6 * 3 + 7, 0xEE), expected_back(host.size(), 0xEE);
+  for (size_t row = 0; row < box.rows(); ++row) {
+    std::memcpy(expected.data() + 7 + box.DstRow(row), host.data() + box.SrcRow(row), 19);
+    std::memcpy(expected_back.data() + back_box.DstRow(row), host.data() + box.SrcRow(row), 19);
+  }
+  EXPECT_EQ(std::vector<uint8_t>(Bytes(device), Bytes(device) + expected.size()), expected);
+  EXPECT_EQ(std::vector<uint8_t>(Bytes(copy), Bytes(copy) + expected.size()), expected);
+  EXPECT_EQ(back, expected_back);
+  // Rows of 2-byte elements 10 bytes apart, from an odd offset.
+  ASSERT_TRUE(stream->RecordFillRows(BufferRange{device.get(), 1}, 0xA1B2, 2, 3, 10, 4).ok());
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  for (size_t row = 0; row < 4; ++row) {
+    for (size_t b = 0; b < 6; ++b) expected[1 + row * 10 + b] = b % 2 == 0 ? 0xB2 : 0xA1;
+  }
+  EXPECT_EQ(std::vector<uint8_t>(Bytes(device), Bytes(device) + expected.size()), expected);
+}
+
 TEST_F(StreamTest, LargeTransfersUseTheirOwnStaging) {
   constexpr uint64_t kBytes = 3 << 20;  // above the staging ring
   auto buffer = Allocate(kBytes);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "copy_params.h"
 #include "core/graph_exec.h"
 #include "core/handle.h"
 #include "core/mem_pool.h"
@@ -43,65 +44,6 @@ absl::Status ToLaunch(const CUDA_KERNEL_NODE_PARAMS* p, uint64_t* function,
   config->kernel_params = p->kernelParams;
   streamhal::DecodeExtra(p->extra, CU_LAUNCH_PARAM_END, config);
   return absl::OkStatus();
-}
-
-streamhal::Copy3DParams ToCopy(const CUDA_MEMCPY3D& p) {
-  streamhal::Copy3DParams copy;
-  auto end = [](CUmemorytype type, const void* host, CUdeviceptr device, size_t x, size_t y,
-                size_t z, size_t pitch, size_t height) {
-    streamhal::CopyEnd e;
-    e.type = static_cast<streamhal::MemoryType>(type);
-    e.address = type == CU_MEMORYTYPE_HOST ? reinterpret_cast<uintptr_t>(host) : device;
-    e.x = x;
-    e.y = y;
-    e.z = z;
-    e.pitch = pitch;
-    e.height = height;
-    return e;
-  };
-  copy.src = end(p.srcMemoryType, p.srcHost, p.srcDevice, p.srcXInBytes, p.srcY, p.srcZ, p.srcPitch,
-                 p.srcHeight);
-  copy.dst = end(p.dstMemoryType, p.dstHost, p.dstDevice, p.dstXInBytes, p.dstY, p.dstZ, p.dstPitch,
-                 p.dstHeight);
-  copy.width = p.WidthInBytes;
-  copy.height = p.Height;
-  copy.depth = p.Depth;
-  return copy;
-}
-
-void FromCopy(const streamhal::Copy3DParams& copy, CUDA_MEMCPY3D* p) {
-  *p = CUDA_MEMCPY3D{};
-  auto fill = [](const streamhal::CopyEnd& e, CUmemorytype* type, const void** host,
-                 CUdeviceptr* device, size_t* x, size_t* y, size_t* z, size_t* pitch,
-                 size_t* height) {
-    *type = static_cast<CUmemorytype>(e.type);
-    if (e.type == streamhal::MemoryType::kHost) {
-      *host = reinterpret_cast<const void*>(static_cast<uintptr_t>(e.address));
-    } else {
-      *device = e.address;
-    }
-    *x = e.x;
-    *y = e.y;
-    *z = e.z;
-    *pitch = e.pitch;
-    *height = e.height;
-  };
-  const void* dst_host = nullptr;
-  fill(copy.src, &p->srcMemoryType, &p->srcHost, &p->srcDevice, &p->srcXInBytes, &p->srcY, &p->srcZ,
-       &p->srcPitch, &p->srcHeight);
-  fill(copy.dst, &p->dstMemoryType, &dst_host, &p->dstDevice, &p->dstXInBytes, &p->dstY, &p->dstZ,
-       &p->dstPitch, &p->dstHeight);
-  p->dstHost = const_cast<void*>(dst_host);
-  p->WidthInBytes = copy.width;
-  p->Height = copy.height;
-  p->Depth = copy.depth;
-}
-
-absl::StatusOr<streamhal::Copy3DParams> CheckedCopy(const CUDA_MEMCPY3D* p) {
-  if (p == nullptr) {
-    return streamhal::Error(streamhal::ErrorCode::kInvalidValue, "memcpy node: copyParams is null");
-  }
-  return ToCopy(*p);
 }
 
 absl::StatusOr<streamhal::MemsetNodeParams> ToMemset(const CUDA_MEMSET_NODE_PARAMS* p) {
@@ -160,7 +102,7 @@ CUresult cuGraphAddKernelNode(CUgraphNode* node, CUgraph graph, const CUgraphNod
 
 CUresult cuGraphAddMemcpyNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies,
                               size_t count, const CUDA_MEMCPY3D* params, CUcontext) {
-  absl::StatusOr<streamhal::Copy3DParams> copy = CheckedCopy(params);
+  absl::StatusOr<streamhal::Copy3DParams> copy = streamhal::cuda::ToCopy(params);
   if (!copy.ok()) return ToCUresult(copy.status());
   return ToCUresult(streamhal::GraphAddMemcpyNode(HandleOut(node), HandleValue(graph),
                                                   Handles(dependencies), count, *copy));
@@ -332,12 +274,12 @@ CUresult cuGraphMemcpyNodeGetParams(CUgraphNode node, CUDA_MEMCPY3D* params) {
       streamhal::GraphNodeOfType(HandleValue(node), streamhal::GraphNodeType::kMemcpy);
   if (!found.ok()) return ToCUresult(found.status());
   if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  FromCopy((*found)->as<streamhal::Copy3DParams>(), params);
+  streamhal::cuda::FromCopy((*found)->as<streamhal::Copy3DParams>(), params);
   return CUDA_SUCCESS;
 }
 
 CUresult cuGraphMemcpyNodeSetParams(CUgraphNode node, const CUDA_MEMCPY3D* params) {
-  absl::StatusOr<streamhal::Copy3DParams> copy = CheckedCopy(params);
+  absl::StatusOr<streamhal::Copy3DParams> copy = streamhal::cuda::ToCopy(params);
   if (!copy.ok()) return ToCUresult(copy.status());
   return ToCUresult(streamhal::GraphMemcpyNodeSetParams(HandleValue(node), *copy));
 }
@@ -488,7 +430,7 @@ CUresult cuGraphExecKernelNodeSetParams(CUgraphExec exec, CUgraphNode node,
 
 CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec exec, CUgraphNode node,
                                         const CUDA_MEMCPY3D* params, CUcontext) {
-  absl::StatusOr<streamhal::Copy3DParams> copy = CheckedCopy(params);
+  absl::StatusOr<streamhal::Copy3DParams> copy = streamhal::cuda::ToCopy(params);
   if (!copy.ok()) return ToCUresult(copy.status());
   return ToCUresult(
       streamhal::GraphExecMemcpyNodeSetParams(HandleValue(exec), HandleValue(node), *copy));

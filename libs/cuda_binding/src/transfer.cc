@@ -1,10 +1,12 @@
 // Copies and fills (cuMemcpy*, cuMemsetD*).
+#include "core/transfer.h"
+
 #include <cuda.h>
 
 #include <cstdint>
 
+#include "copy_params.h"
 #include "core/handle.h"
-#include "core/transfer.h"
 #include "result.h"
 
 using streamhal::CopyKind;
@@ -23,6 +25,25 @@ CUresult Copy(uint64_t dst, uint64_t src, size_t bytes, CopyKind kind, CUstream 
 CUresult Set(CUdeviceptr dst, uint32_t value, unsigned size, size_t count, CUstream stream,
              Sync sync) {
   return ToCUresult(streamhal::Memset(dst, value, size, count, HandleValue(stream), sync));
+}
+
+template <typename Descriptor>
+CUresult Copy3D(const Descriptor* descriptor, CUstream stream, Sync sync) {
+  absl::StatusOr<streamhal::Copy3DParams> copy = streamhal::cuda::ToCopy(descriptor);
+  if (!copy.ok()) return ToCUresult(copy.status());
+  return ToCUresult(streamhal::Memcpy3D(*copy, HandleValue(stream), sync));
+}
+
+CUresult Set2D(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned size, size_t width,
+               size_t height, CUstream stream, Sync sync) {
+  streamhal::MemsetNodeParams rows;
+  rows.dst = dst;
+  rows.pitch = pitch;
+  rows.value = value;
+  rows.element_size = size;
+  rows.width = width;
+  rows.height = height;
+  return ToCUresult(streamhal::Memset3D(rows, 1, 0, HandleValue(stream), sync));
 }
 
 }  // namespace
@@ -54,6 +75,20 @@ CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstr
   return Copy(dst, src, bytes, CopyKind::kDeviceToDevice, stream, Sync::kAsync);
 }
 
+// streamhal's copies have no alignment or pitch limits beyond CUDA's checks,
+// so cuMemcpy2DUnaligned is cuMemcpy2D.
+CUresult cuMemcpy2D(const CUDA_MEMCPY2D* copy) { return Copy3D(copy, nullptr, Sync::kBlocking); }
+CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D* copy) {
+  return Copy3D(copy, nullptr, Sync::kBlocking);
+}
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D* copy, CUstream stream) {
+  return Copy3D(copy, stream, Sync::kAsync);
+}
+CUresult cuMemcpy3D(const CUDA_MEMCPY3D* copy) { return Copy3D(copy, nullptr, Sync::kBlocking); }
+CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D* copy, CUstream stream) {
+  return Copy3D(copy, stream, Sync::kAsync);
+}
+
 CUresult cuMemsetD8(CUdeviceptr dst, unsigned char value, size_t count) {
   return Set(dst, value, 1, count, nullptr, Sync::kBlocking);
 }
@@ -71,6 +106,31 @@ CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count, C
 }
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t count, CUstream stream) {
   return Set(dst, value, 4, count, stream, Sync::kAsync);
+}
+
+CUresult cuMemsetD2D8(CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,
+                      size_t height) {
+  return Set2D(dst, pitch, value, 1, width, height, nullptr, Sync::kBlocking);
+}
+CUresult cuMemsetD2D16(CUdeviceptr dst, size_t pitch, unsigned short value, size_t width,
+                       size_t height) {
+  return Set2D(dst, pitch, value, 2, width, height, nullptr, Sync::kBlocking);
+}
+CUresult cuMemsetD2D32(CUdeviceptr dst, size_t pitch, unsigned int value, size_t width,
+                       size_t height) {
+  return Set2D(dst, pitch, value, 4, width, height, nullptr, Sync::kBlocking);
+}
+CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,
+                           size_t height, CUstream stream) {
+  return Set2D(dst, pitch, value, 1, width, height, stream, Sync::kAsync);
+}
+CUresult cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch, unsigned short value, size_t width,
+                            size_t height, CUstream stream) {
+  return Set2D(dst, pitch, value, 2, width, height, stream, Sync::kAsync);
+}
+CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned int value, size_t width,
+                            size_t height, CUstream stream) {
+  return Set2D(dst, pitch, value, 4, width, height, stream, Sync::kAsync);
 }
 
 }  // extern "C"

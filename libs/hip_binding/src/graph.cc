@@ -9,6 +9,7 @@
 #include <string>
 
 #include "call.h"
+#include "copy_params.h"
 #include "core/c_enum.h"
 #include "core/graph_exec.h"
 #include "core/handle.h"
@@ -26,8 +27,11 @@ using streamhal::HandleValue;
 using streamhal::MemoryType;
 using streamhal::ToApiHandle;
 using streamhal::hip::Address;
+using streamhal::hip::EndTypes;
 using streamhal::hip::Pointer;
 using streamhal::hip::RuntimeCall;
+using streamhal::hip::ToCopy;
+using streamhal::hip::ToEnd;
 
 namespace {
 
@@ -55,68 +59,6 @@ absl::Status ToLaunch(const hipKernelNodeParams* p, uint64_t* function,
   config->kernel_params = p->kernelParams;
   streamhal::DecodeExtra(p->extra, HIP_LAUNCH_PARAM_END, config);
   return absl::OkStatus();
-}
-
-// hipMemcpy3DParms names no memory types: `kind` gives both ends' (core's
-// MemoryType has CUmemorytype's values, not hipMemoryType's).
-absl::Status EndTypes(int kind, MemoryType* src, MemoryType* dst) {
-  switch (kind) {
-    case hipMemcpyHostToHost:
-      *src = MemoryType::kHost;
-      *dst = MemoryType::kHost;
-      return absl::OkStatus();
-    case hipMemcpyHostToDevice:
-      *src = MemoryType::kHost;
-      *dst = MemoryType::kDevice;
-      return absl::OkStatus();
-    case hipMemcpyDeviceToHost:
-      *src = MemoryType::kDevice;
-      *dst = MemoryType::kHost;
-      return absl::OkStatus();
-    case hipMemcpyDeviceToDevice:
-      *src = MemoryType::kDevice;
-      *dst = MemoryType::kDevice;
-      return absl::OkStatus();
-    case hipMemcpyDefault:
-      *src = MemoryType::kUnified;
-      *dst = MemoryType::kUnified;
-      return absl::OkStatus();
-    default:
-      return streamhal::Error(ErrorCode::kInvalidMemcpyDirection,
-                              "memcpy node: unknown hipMemcpyKind ", kind);
-  }
-}
-
-CopyEnd ToEnd(MemoryType type, const hipPitchedPtr& ptr, const hipPos& pos) {
-  CopyEnd end;
-  end.type = type;
-  end.address = Address(ptr.ptr);
-  end.x = pos.x;
-  end.y = pos.y;
-  end.z = pos.z;
-  end.pitch = ptr.pitch;
-  end.height = ptr.ysize;
-  return end;
-}
-
-// `kind` is read as an int (core/c_enum.h): C callers may pass any number.
-absl::StatusOr<Copy3DParams> ToCopy(const hipMemcpy3DParms* p) {
-  if (p == nullptr) {
-    return streamhal::Error(ErrorCode::kInvalidValue, "memcpy node: pCopyParams is null");
-  }
-  if (p->srcArray != nullptr || p->dstArray != nullptr) {
-    return streamhal::Error(ErrorCode::kNotSupported,
-                            "memcpy node: HIP arrays are not available yet");
-  }
-  MemoryType src_type, dst_type;
-  SH_RETURN_IF_ERROR(EndTypes(EnumArgument(p->kind), &src_type, &dst_type));
-  Copy3DParams copy;
-  copy.src = ToEnd(src_type, p->srcPtr, p->srcPos);
-  copy.dst = ToEnd(dst_type, p->dstPtr, p->dstPos);
-  copy.width = p->extent.width;
-  copy.height = p->extent.height;
-  copy.depth = p->extent.depth;
-  return copy;
 }
 
 // A 1-D copy as AMD describes one: a single row of `count` bytes.

@@ -1274,6 +1274,22 @@ hipError_t hipMemcpyFromSymbol(void* dst, const void* symbol, size_t sizeBytes,
 hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t sizeBytes, size_t offset,
                                     hipMemcpyKind kind,
                                     hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+/* Pitched 2-D and 3-D copies between linear memories (array ends: hipErrorNotSupported for
+ * now). */
+hipError_t hipMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                       size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                            size_t height, hipMemcpyKind kind,
+                            hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipMemcpyParam2D(const hip_Memcpy2D* pCopy);
+hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D* pCopy,
+                                 hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D* pCopy);
+hipError_t hipMemcpy3D(const struct hipMemcpy3DParms* p);
+hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms* p,
+                            hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D* pCopy);
+hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D* pCopy, hipStream_t stream);
 
 hipError_t hipMemset(void* dst, int value, size_t sizeBytes);
 hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes,
@@ -1287,6 +1303,12 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t c
 hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count);
 hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count,
                              hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height);
+hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height,
+                            hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent);
+hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent,
+                            hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
 
 /* Stream-ordered allocation and memory pools ---------------------------------------------- */
 
