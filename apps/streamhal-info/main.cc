@@ -5,6 +5,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace {
@@ -22,6 +23,10 @@ void PrintCudaDevice(CUdevice device) {
                 i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
   }
   std::printf("\n  total memory: %zu MiB\n", memory >> 20);
+  int backend_index = 0, partition = 0;
+  cuDeviceGetAttribute(&backend_index, CU_DEVICE_ATTRIBUTE_HAL_BACKEND_DEVICE_INDEX, device);
+  cuDeviceGetAttribute(&partition, CU_DEVICE_ATTRIBUTE_HAL_PARTITION, device);
+  std::printf("  Vulkan physical device %d, partition %d\n", backend_index, partition);
   struct Row {
     const char* label;
     CUdevice_attribute attribute;
@@ -104,8 +109,14 @@ int main() {
   hipRuntimeGetVersion(&hip_version);
   int count = 0;
   cuDeviceGetCount(&count);
-  std::printf("streamhal: CUDA driver API %d.%d, HIP %d; %d device(s)\n\n", driver / 1000,
+  std::printf("streamhal: CUDA driver API %d.%d, HIP %d; %d device(s)\n", driver / 1000,
               (driver % 1000) / 10, hip_version, count);
+  // Which setting chose the devices (core/device_visibility.h: HIP's wins).
+  for (const char* variable :
+       {"HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "STREAMHAL_VK_DEVICES_PER_GPU"}) {
+    if (const char* value = std::getenv(variable)) std::printf("%s=%s\n", variable, value);
+  }
+  std::printf("\n");
   for (int i = 0; i < count; ++i) {
     PrintCudaDevice(i);
     PrintHipDevice(i);

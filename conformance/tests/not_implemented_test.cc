@@ -80,8 +80,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuLinkComplete, nullptr, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuLinkDestroy, nullptr)
 
 // Copies.
-SH_CUDA_NOT_IMPLEMENTED(cuMemcpyPeer, 0, nullptr, 0, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuMemcpyPeerAsync, 0, nullptr, 0, nullptr, 0, nullptr)
 
 // Inter-process communication.
 SH_CUDA_NOT_IMPLEMENTED(cuIpcGetEventHandle, nullptr, nullptr)
@@ -151,8 +149,6 @@ SH_HIP_NOT_IMPLEMENTED(hipArrayCreate, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipArrayDestroy, nullptr)
 
 // Copies and fills
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeer, nullptr, 0, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeerAsync, nullptr, 0, nullptr, 0, 0, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipMemcpyToSymbol, static_cast<const void*>(nullptr), nullptr, 0, 0,
                        hipMemcpyHostToDevice)
 SH_HIP_NOT_IMPLEMENTED(hipMemcpyToSymbolAsync, static_cast<const void*>(nullptr), nullptr, 0, 0,

@@ -21,6 +21,13 @@ struct DeviceProperties {
   std::string name;
   std::array<uint8_t, 16> uuid = {};
   std::string backend_name;     // "vulkan"
+  // Where the device comes from: the backend's index of the physical device
+  // (Vulkan: vkEnumeratePhysicalDevices order), and which of its partitions
+  // this is when a backend presents one physical device as several
+  // (STREAMHAL_VK_DEVICES_PER_GPU); partition 0 of 1 otherwise.
+  int backend_device_index = 0;
+  int partition = 0;
+  int partition_count = 1;
   std::string driver_name;      // e.g. "llvmpipe"
   std::string driver_info;      // e.g. "Mesa 22.3.6 (LLVM 15.0.6)"
   uint32_t api_version = 0;     // backend API version (Vulkan: VK_MAKE_API_VERSION)

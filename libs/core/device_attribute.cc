@@ -81,6 +81,10 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
       return p.managed_memory ? 1 : 0;
     case DeviceAttribute::kLoopIterationLimit:
       return Clamp(p.loop_iteration_limit);
+    case DeviceAttribute::kBackendDeviceIndex:
+      return p.backend_device_index;
+    case DeviceAttribute::kPartition:
+      return p.partition;
     // Capabilities streamhal does not provide (yet); the conformance table
     // says which.
     case DeviceAttribute::kKernelExecTimeout:

@@ -87,6 +87,9 @@ enum class DeviceAttribute {
   kCanFlushRemoteWrites,
   // streamhal extension: DeviceProperties::loop_iteration_limit.
   kLoopIterationLimit,
+  // streamhal extension: DeviceProperties::backend_device_index, partition.
+  kBackendDeviceIndex,
+  kPartition,
 };
 
 // Writes the value of `attribute` of device `device` to `*value`.

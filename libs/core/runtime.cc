@@ -2,10 +2,12 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/backend_registry.h"
 #include "core/context.h"
+#include "core/device_visibility.h"
 #include "core/log.h"
 #include "core/mem_pool.h"
 #include "core/mutex.h"
@@ -43,7 +45,7 @@ absl::Status Init(unsigned flags) {
 
   streamhal_register_builtin_backends();
   std::vector<std::unique_ptr<Backend>> backends;
-  std::vector<std::unique_ptr<Device>> devices;
+  std::vector<std::unique_ptr<BackendDevice>> found;
   for (BackendFactory factory : RegisteredBackends()) {
     std::unique_ptr<Backend> backend = factory();
     if (backend == nullptr) continue;
@@ -53,15 +55,32 @@ absl::Status Init(unsigned flags) {
           " found no devices: ", enumerated.status().message());
       continue;
     }
-    for (auto& backend_device : *enumerated) {
-      const int ordinal = static_cast<int>(devices.size());
-      Log(LogLevel::kInfo, "device ", ordinal, ": ", backend_device->properties().name, " (",
-          backend->name(), ")");
-      devices.push_back(std::make_unique<Device>(ordinal, std::move(backend_device)));
-    }
+    for (auto& backend_device : *enumerated) found.push_back(std::move(backend_device));
     backends.push_back(std::move(backend));
   }
+
+  // CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES pick and order the devices;
+  // read per call so that a test (or cuHALDeinit and cuInit) sees a change.
+  std::vector<int> order(found.size());
+  for (size_t i = 0; i < found.size(); ++i) order[i] = static_cast<int>(i);
+  const std::optional<VisibilitySetting> visibility = VisibilityFromEnvironment();
+  if (visibility.has_value()) {
+    std::vector<std::array<uint8_t, 16>> uuids;
+    for (const auto& device : found) uuids.push_back(device->properties().uuid);
+    order = VisibleDevices(visibility->spec, uuids);
+  }
+  std::vector<std::unique_ptr<Device>> devices;
+  for (int index : order) {
+    const int ordinal = static_cast<int>(devices.size());
+    Log(LogLevel::kInfo, "device ", ordinal, ": ", found[index]->properties().name, " (",
+        found[index]->properties().backend_name, " device ", index, ")");
+    devices.push_back(std::make_unique<Device>(ordinal, std::move(found[index])));
+  }
   if (devices.empty()) {
+    if (visibility.has_value() && !found.empty()) {
+      return Error(ErrorCode::kNoDevice, "cuInit: ", visibility->variable, "=\"", visibility->spec,
+                   "\" leaves none of the ", found.size(), " devices visible");
+    }
     return Error(ErrorCode::kNoDevice,
                  "cuInit: no usable device (is a backend linked and a Vulkan 1.2 driver with "
                  "bufferDeviceAddress, timelineSemaphore and shaderInt64 installed?)");

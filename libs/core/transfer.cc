@@ -1,10 +1,13 @@
 #include "core/transfer.h"
 
 #include <cstring>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "core/context.h"
 #include "core/memory.h"
+#include "core/runtime.h"
 #include "core/status.h"
 #include "core/stream.h"
 #include "core/stream_capture.h"
@@ -148,6 +151,74 @@ absl::Status CopyDeviceToDevice(Stream* stream, const ResolvedPointer& dst,
   return stream->Flush().status();
 }
 
+// The device whose memory `pointer` is.
+Device* DeviceOf(const ResolvedPointer& pointer) { return pointer.allocation->context->device(); }
+
+// One end of a copy across devices: device memory (with the host address it
+// is mapped at, null where the host cannot reach it), or host memory.
+struct End {
+  ResolvedPointer device;  // allocation null: host memory
+  uint8_t* host = nullptr;
+};
+End DeviceEnd(const ResolvedPointer& pointer) { return End{pointer, Mapped(pointer)}; }
+End HostEnd(const void* pointer) {
+  return End{ResolvedPointer{}, static_cast<uint8_t*>(const_cast<void*>(pointer))};
+}
+
+struct HostCopyTask {
+  uint8_t* dst;
+  const uint8_t* src;
+  uint64_t bytes;
+};
+void RunHostCopyTask(void* data) {
+  std::unique_ptr<HostCopyTask> task(static_cast<HostCopyTask*>(data));
+  std::memmove(task->dst, task->src, task->bytes);
+}
+
+// A copy whose ends are not both memory of the stream's device: a VkDevice
+// cannot record a copy of another VkDevice's buffer, so the bytes go through
+// the host. Between two host-mapped allocations (CPU and integrated devices)
+// an async copy is a host function ordered in the stream; otherwise the copy
+// waits for the stream and both devices' contexts, then stages through host
+// memory, and is complete on return.
+absl::Status CopyAcrossDevices(Stream* stream, const End& dst, const End& src, uint64_t bytes,
+                               Sync sync) {
+  const bool device_to_device =
+      dst.device.allocation != nullptr && src.device.allocation != nullptr;
+  if (sync == Sync::kAsync && device_to_device && dst.host != nullptr && src.host != nullptr) {
+    auto* task = new HostCopyTask{dst.host, src.host, bytes};
+    absl::Status recorded = stream->Record([&](BackendStream* backend) {
+      return backend->RecordHostFunction(&RunHostCopyTask, task);
+    });
+    if (!recorded.ok()) {
+      delete task;
+      return recorded;
+    }
+    return stream->Flush().status();
+  }
+  SH_RETURN_IF_ERROR(stream->Synchronize());
+  for (const End* end : {&dst, &src}) {
+    if (end->device.allocation != nullptr) {
+      SH_RETURN_IF_ERROR(end->device.allocation->context->Synchronize());
+    }
+  }
+  std::vector<uint8_t> staging;
+  const uint8_t* from = src.host;
+  if (from == nullptr) {
+    staging.resize(bytes);
+    SH_ASSIGN_OR_RETURN(Stream * source, src.device.allocation->context->DefaultStream());
+    SH_RETURN_IF_ERROR(
+        CopyFromDevice(source, staging.data(), src.device, CopyBox{bytes}, Sync::kBlocking));
+    from = staging.data();
+  }
+  if (dst.host != nullptr) {
+    std::memmove(dst.host, from, bytes);
+    return absl::OkStatus();
+  }
+  SH_ASSIGN_OR_RETURN(Stream * target, dst.device.allocation->context->DefaultStream());
+  return CopyToDevice(target, dst.device, from, CopyBox{bytes}, Sync::kBlocking);
+}
+
 absl::Status CopyHostToHost(Stream* stream, uint8_t* dst, const uint8_t* src, const CopyBox& box,
                             Sync sync) {
   // Ordered after earlier work in the stream, like any copy.
@@ -212,22 +283,91 @@ absl::Status Memcpy(uint64_t dst, uint64_t src, size_t bytes, CopyKind kind, uin
     case CopyKind::kHostToDevice: {
       SH_ASSIGN_OR_RETURN(ResolvedPointer to,
                           ResolveDeviceRange(dst, bytes, "memcpy: destination"));
+      if (DeviceOf(to) != stream->context()->device()) {
+        return CopyAcrossDevices(stream, DeviceEnd(to), HostEnd(HostPointer(src)), bytes, sync);
+      }
       return CopyToDevice(stream, to, HostPointer(src), row, sync);
     }
     case CopyKind::kDeviceToHost: {
       SH_ASSIGN_OR_RETURN(ResolvedPointer from, ResolveDeviceRange(src, bytes, "memcpy: source"));
+      if (DeviceOf(from) != stream->context()->device()) {
+        return CopyAcrossDevices(stream, HostEnd(HostPointer(dst)), DeviceEnd(from), bytes, sync);
+      }
       return CopyFromDevice(stream, HostPointer(dst), from, row, sync);
     }
     case CopyKind::kDeviceToDevice: {
       SH_ASSIGN_OR_RETURN(ResolvedPointer to,
                           ResolveDeviceRange(dst, bytes, "memcpy: destination"));
       SH_ASSIGN_OR_RETURN(ResolvedPointer from, ResolveDeviceRange(src, bytes, "memcpy: source"));
+      if (DeviceOf(to) != stream->context()->device() ||
+          DeviceOf(from) != stream->context()->device()) {
+        return CopyAcrossDevices(stream, DeviceEnd(to), DeviceEnd(from), bytes, sync);
+      }
       return CopyDeviceToDevice(stream, to, from, row, sync);
     }
     case CopyKind::kDefault:
       break;
   }
   return Error(ErrorCode::kInvalidMemcpyDirection, "memcpy: unknown direction");
+}
+
+namespace {
+
+// The peer copy between the memory of two devices, both forms.
+absl::Status MemcpyPeer(uint64_t dst, Device* dst_device, uint64_t src, Device* src_device,
+                        size_t bytes, uint64_t stream_handle, Sync sync) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  if (bytes == 0) return absl::OkStatus();
+  SH_ASSIGN_OR_RETURN(ResolvedPointer to,
+                      ResolveDeviceRange(dst, bytes, "memcpy peer: destination"));
+  SH_ASSIGN_OR_RETURN(ResolvedPointer from, ResolveDeviceRange(src, bytes, "memcpy peer: source"));
+  if (DeviceOf(to) != dst_device || DeviceOf(from) != src_device) {
+    return Error(ErrorCode::kInvalidValue, "memcpy peer: the ",
+                 DeviceOf(to) != dst_device ? "destination" : "source",
+                 " is not memory of the device its context names");
+  }
+  if (stream->capture() != nullptr) {
+    if (sync == Sync::kBlocking) return CaptureForbidden(stream, "a synchronous peer copy");
+    if (dst_device != src_device || dst_device != stream->context()->device()) {
+      return Error(ErrorCode::kNotSupported,
+                   "memcpy peer: a copy between devices cannot be captured into a graph yet");
+    }
+    Copy3DParams copy;
+    copy.src.type = MemoryType::kDevice;
+    copy.src.address = src;
+    copy.dst.type = MemoryType::kDevice;
+    copy.dst.address = dst;
+    copy.width = bytes;
+    return CaptureCopy(stream, copy);
+  }
+  if (sync == Sync::kBlocking) {
+    // Serialised with the work of the current context and of both ends'
+    // contexts (cuMemcpyPeer).
+    SH_RETURN_IF_ERROR(context->Synchronize());
+    SH_RETURN_IF_ERROR(to.allocation->context->Synchronize());
+    SH_RETURN_IF_ERROR(from.allocation->context->Synchronize());
+  }
+  if (dst_device == src_device && dst_device == stream->context()->device()) {
+    return CopyDeviceToDevice(stream, to, from, CopyBox{bytes}, sync);
+  }
+  return CopyAcrossDevices(stream, DeviceEnd(to), DeviceEnd(from), bytes, sync);
+}
+
+}  // namespace
+
+absl::Status MemcpyPeerContexts(uint64_t dst, uint64_t dst_context, uint64_t src,
+                                uint64_t src_context, size_t bytes, uint64_t stream, Sync sync) {
+  SH_ASSIGN_OR_RETURN(Context * to, ResolveContext(dst_context));
+  SH_ASSIGN_OR_RETURN(Context * from, ResolveContext(src_context));
+  return MemcpyPeer(dst, to->device(), src, from->device(), bytes, stream, sync);
+}
+
+absl::Status MemcpyPeerDevices(uint64_t dst, int dst_device, uint64_t src, int src_device,
+                               size_t bytes, uint64_t stream, Sync sync) {
+  SH_ASSIGN_OR_RETURN(Device * to, GetDevice(dst_device));
+  SH_ASSIGN_OR_RETURN(Device * from, GetDevice(src_device));
+  return MemcpyPeer(dst, to, src, from, bytes, stream, sync);
 }
 
 absl::Status Memset(uint64_t dst, uint32_t value, unsigned element_size, size_t count,

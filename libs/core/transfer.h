@@ -25,6 +25,18 @@ enum class CopyKind { kHostToHost, kHostToDevice, kDeviceToHost, kDeviceToDevice
 absl::Status Memcpy(uint64_t dst, uint64_t src, size_t bytes, CopyKind kind, uint64_t stream,
                     Sync sync);
 
+// cuMemcpyPeer(Async): copies `bytes` from `src`, memory of the device of
+// context `src_context`, to `dst`, memory of the device of `dst_context`
+// (kInvalidContext for a bad context; kInvalidValue when a pointer is not
+// memory of its context's device). The synchronous form is serialised with
+// the current context and both contexts; the async one is ordered in
+// `stream` only. Between devices the bytes go through the host.
+absl::Status MemcpyPeerContexts(uint64_t dst, uint64_t dst_context, uint64_t src,
+                                uint64_t src_context, size_t bytes, uint64_t stream, Sync sync);
+// hipMemcpyPeer(Async): the same with device ordinals (kInvalidDevice).
+absl::Status MemcpyPeerDevices(uint64_t dst, int dst_device, uint64_t src, int src_device,
+                               size_t bytes, uint64_t stream, Sync sync);
+
 // Fills `count` elements of `element_size` (1, 2, 4) bytes at `dst` with the
 // low bytes of `value`. `dst` must be aligned to `element_size`.
 absl::Status Memset(uint64_t dst, uint32_t value, unsigned element_size, size_t count,

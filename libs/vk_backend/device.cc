@@ -209,9 +209,18 @@ VulkanDevice::VulkanDevice(std::shared_ptr<VulkanInstance> instance,
     : instance_(std::move(instance)), physical_device_(physical_device) {}
 
 absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
-    std::shared_ptr<VulkanInstance> instance, VkPhysicalDevice physical_device) {
+    std::shared_ptr<VulkanInstance> instance, VkPhysicalDevice physical_device, int index,
+    int partition, int partition_count) {
   std::unique_ptr<VulkanDevice> device(new VulkanDevice(std::move(instance), physical_device));
   SH_RETURN_IF_ERROR(device->Probe());
+  DeviceProperties& p = device->properties_;
+  p.backend_device_index = index;
+  p.partition = partition;
+  p.partition_count = partition_count;
+  // CUDA identifies devices by UUID (CUDA_VISIBLE_DEVICES, cuDeviceGetUuid):
+  // partitions must not share one. The last byte changes; partition 0 keeps
+  // the driver's UUID.
+  p.uuid[15] ^= static_cast<uint8_t>(partition);
   return device;
 }
 

@@ -74,8 +74,13 @@ class VulkanDevice : public streamhal::BackendDevice {
   // streamhal kernels (Vulkan < 1.2, no bufferDeviceAddress,
   // timelineSemaphore or shaderInt64, no compute queue) yields kNotSupported
   // whose message gives the reason.
+  // `index` is the physical device's place in the instance's enumeration;
+  // `partition` of `partition_count` says which of the devices presented for
+  // it this is (each its own VkDevice with its own queues and memory; all
+  // but partition 0 get a UUID of their own).
   static absl::StatusOr<std::unique_ptr<VulkanDevice>> Create(
-      std::shared_ptr<VulkanInstance> instance, VkPhysicalDevice physical_device);
+      std::shared_ptr<VulkanInstance> instance, VkPhysicalDevice physical_device, int index = 0,
+      int partition = 0, int partition_count = 1);
 
   ~VulkanDevice() override;
   VulkanDevice(const VulkanDevice&) = delete;

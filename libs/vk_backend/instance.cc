@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "core/diagnostics.h"
@@ -230,6 +231,26 @@ absl::StatusOr<std::shared_ptr<VulkanInstance>> VulkanBackend::GetInstance() {
   return instance_;
 }
 
+namespace {
+
+// STREAMHAL_VK_DEVICES_PER_GPU=N presents each physical device as N devices,
+// each its own VkDevice (for multi-device tests on one GPU, and for
+// partitioning a GPU between workloads). Read per enumeration.
+int DevicesPerPhysicalDevice() {
+  constexpr int kMaxPartitions = 16;
+  const char* value = std::getenv("STREAMHAL_VK_DEVICES_PER_GPU");
+  if (value == nullptr || *value == '\0') return 1;
+  int partitions = 0;
+  if (!absl::SimpleAtoi(value, &partitions) || partitions < 1 || partitions > kMaxPartitions) {
+    Log(LogLevel::kWarning, "STREAMHAL_VK_DEVICES_PER_GPU=", value, " is not a number from 1 to ",
+        kMaxPartitions, "; presenting each device once");
+    return 1;
+  }
+  return partitions;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<std::unique_ptr<streamhal::BackendDevice>>>
 VulkanBackend::EnumerateDevices() {
   SH_ASSIGN_OR_RETURN(std::shared_ptr<VulkanInstance> instance, GetInstance());
@@ -255,7 +276,9 @@ VulkanBackend::EnumerateDevices() {
   const absl::string_view filter = filter_env != nullptr ? filter_env : "";
 
   std::vector<std::unique_ptr<VulkanDevice>> devices;
-  for (VkPhysicalDevice physical_device : physical_devices) {
+  const int partitions = DevicesPerPhysicalDevice();
+  for (size_t index = 0; index < physical_devices.size(); ++index) {
+    VkPhysicalDevice physical_device = physical_devices[index];
     VkPhysicalDeviceProperties basic;
     vkGetPhysicalDeviceProperties(physical_device, &basic);
     if (!filter.empty() && !absl::StrContains(basic.deviceName, filter)) {
@@ -264,7 +287,7 @@ VulkanBackend::EnumerateDevices() {
       continue;
     }
     absl::StatusOr<std::unique_ptr<VulkanDevice>> device =
-        VulkanDevice::Create(instance, physical_device);
+        VulkanDevice::Create(instance, physical_device, static_cast<int>(index), 0, partitions);
     if (!device.ok()) {
       // Skipping a real GPU surprises the user; skipping a software device
       // is routine.
@@ -275,6 +298,12 @@ VulkanBackend::EnumerateDevices() {
       continue;
     }
     devices.push_back(*std::move(device));
+    for (int partition = 1; partition < partitions; ++partition) {
+      SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanDevice> part,
+                          VulkanDevice::Create(instance, physical_device, static_cast<int>(index),
+                                               partition, partitions));
+      devices.push_back(std::move(part));
+    }
   }
 
   std::stable_sort(

@@ -377,12 +377,35 @@ VkResult VulkanStream::QueueSubmit(VkCommandBuffer command_buffer, uint64_t afte
 
 // --- Ordering with other streams and the host ---
 
+namespace {
+
+// A point of another device's stream that a host function waits for.
+struct ForeignWait {
+  std::shared_ptr<Timeline> timeline;
+  uint64_t point;
+};
+void WaitForForeignPoint(void* data) {
+  std::unique_ptr<ForeignWait> wait(static_cast<ForeignWait*>(data));
+  absl::Status waited = wait->timeline->WaitFor(wait->point);
+  if (!waited.ok()) Log(LogLevel::kError, "waiting for another device: ", waited.message());
+}
+
+}  // namespace
+
 absl::Status VulkanStream::RecordWait(BackendStream* other, uint64_t point) {
   auto* source = static_cast<VulkanStream*>(other);
   if (source == this || point == 0) return absl::OkStatus();  // stream order covers it
   if (source->runs_host_functions_.load(std::memory_order_acquire)) host_writes_to_import_ = true;
   SH_ASSIGN_OR_RETURN(uint64_t reached, source->timeline_->Value());
   if (reached >= point) return absl::OkStatus();
+  if (source->device_ != device_) {
+    // A queue cannot wait on another VkDevice's semaphore: the host waits,
+    // as a host function of this stream, so later work here still follows.
+    auto* wait = new ForeignWait{source->timeline_, point};
+    absl::Status recorded = RecordHostFunction(&WaitForForeignPoint, wait);
+    if (!recorded.ok()) delete wait;
+    return recorded;
+  }
   // The wait joins the next submission, which may also hold work recorded
   // before this call; that work only starts later, which CUDA allows.
   for (TimelineWait& wait : pending_waits_) {

@@ -313,7 +313,13 @@ typedef enum CUdevice_attribute_enum {
   /* streamhal extension: the most loop iterations one kernel invocation may
    * run, all its loops together, before the device ends them silently
    * (llvmpipe: 65535); 0 when the device has no such limit. */
-  CU_DEVICE_ATTRIBUTE_HAL_LOOP_ITERATION_LIMIT = 0x48414c01
+  CU_DEVICE_ATTRIBUTE_HAL_LOOP_ITERATION_LIMIT = 0x48414c01,
+  /* streamhal extension: the backend's index of the physical device behind
+   * this device (Vulkan: vkEnumeratePhysicalDevices order), and which
+   * partition of it this device is (0 unless STREAMHAL_VK_DEVICES_PER_GPU
+   * presents each physical device as several). */
+  CU_DEVICE_ATTRIBUTE_HAL_BACKEND_DEVICE_INDEX = 0x48414c02,
+  CU_DEVICE_ATTRIBUTE_HAL_PARTITION = 0x48414c03
 } CUdevice_attribute;
 
 /* Value of CU_DEVICE_ATTRIBUTE_COMPUTE_MODE. */

@@ -114,6 +114,10 @@ DeviceAttribute ToCore(int attribute) {
       return DeviceAttribute::kCanFlushRemoteWrites;
     case CU_DEVICE_ATTRIBUTE_HAL_LOOP_ITERATION_LIMIT:
       return DeviceAttribute::kLoopIterationLimit;
+    case CU_DEVICE_ATTRIBUTE_HAL_BACKEND_DEVICE_INDEX:
+      return DeviceAttribute::kBackendDeviceIndex;
+    case CU_DEVICE_ATTRIBUTE_HAL_PARTITION:
+      return DeviceAttribute::kPartition;
     default:
       break;
   }

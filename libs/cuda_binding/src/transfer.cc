@@ -75,6 +75,19 @@ CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstr
   return Copy(dst, src, bytes, CopyKind::kDeviceToDevice, stream, Sync::kAsync);
 }
 
+CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src,
+                      CUcontext src_context, size_t bytes) {
+  return ToCUresult(streamhal::MemcpyPeerContexts(
+      dst, HandleValue(dst_context), src, HandleValue(src_context), bytes, 0, Sync::kBlocking));
+}
+
+CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src,
+                           CUcontext src_context, size_t bytes, CUstream stream) {
+  return ToCUresult(streamhal::MemcpyPeerContexts(dst, HandleValue(dst_context), src,
+                                                  HandleValue(src_context), bytes,
+                                                  HandleValue(stream), Sync::kAsync));
+}
+
 // streamhal's copies have no alignment or pitch limits beyond CUDA's checks,
 // so cuMemcpy2DUnaligned is cuMemcpy2D.
 CUresult cuMemcpy2D(const CUDA_MEMCPY2D* copy) { return Copy3D(copy, nullptr, Sync::kBlocking); }

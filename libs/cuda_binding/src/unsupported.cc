@@ -55,11 +55,6 @@ SH_NOT_IMPLEMENTED(cuLinkAddFile,
 SH_NOT_IMPLEMENTED(cuLinkComplete, (CUlinkState, void**, size_t*))
 SH_NOT_IMPLEMENTED(cuLinkDestroy, (CUlinkState))
 
-// Copies
-SH_NOT_IMPLEMENTED(cuMemcpyPeer, (CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t))
-SH_NOT_IMPLEMENTED(cuMemcpyPeerAsync,
-                   (CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream))
-
 // Inter-process communication
 SH_NOT_IMPLEMENTED(cuIpcGetEventHandle, (CUipcEventHandle*, CUevent))
 SH_NOT_IMPLEMENTED(cuIpcOpenEventHandle, (CUevent*, CUipcEventHandle))

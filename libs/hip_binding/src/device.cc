@@ -107,6 +107,10 @@ DeviceAttribute ToCore(int attribute) {
       return DeviceAttribute::kCanUseStreamMemOps;
     case hipDeviceAttributeHalLoopIterationLimit:
       return DeviceAttribute::kLoopIterationLimit;
+    case hipDeviceAttributeHalBackendDeviceIndex:
+      return DeviceAttribute::kBackendDeviceIndex;
+    case hipDeviceAttributeHalPartition:
+      return DeviceAttribute::kPartition;
     default:
       break;
   }

@@ -121,6 +121,21 @@ hipError_t hipMemcpyDtoHAsync(void* dst, hipDeviceptr_t src, size_t bytes, hipSt
     return Copy(Address(dst), Address(src), bytes, hipMemcpyDeviceToHost, stream, Sync::kAsync);
   });
 }
+hipError_t hipMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t bytes) {
+  return RuntimeCall([&] {
+    return streamhal::MemcpyPeerDevices(Address(dst), dst_device, Address(src), src_device, bytes,
+                                        0, Sync::kBlocking);
+  });
+}
+
+hipError_t hipMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
+                              size_t bytes, hipStream_t stream) {
+  return RuntimeCall([&] {
+    return streamhal::MemcpyPeerDevices(Address(dst), dst_device, Address(src), src_device, bytes,
+                                        HandleValue(stream), Sync::kAsync);
+  });
+}
+
 hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes,
                               hipStream_t stream) {
   return RuntimeCall([&] {

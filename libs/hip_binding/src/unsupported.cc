@@ -107,8 +107,6 @@ SH_NOT_IMPLEMENTED(hipArrayCreate, (hipArray_t*, const HIP_ARRAY_DESCRIPTOR*))
 SH_NOT_IMPLEMENTED(hipArrayDestroy, (hipArray_t))
 
 // Copies and fills
-SH_NOT_IMPLEMENTED(hipMemcpyPeer, (void*, int, const void*, int, size_t))
-SH_NOT_IMPLEMENTED(hipMemcpyPeerAsync, (void*, int, const void*, int, size_t, hipStream_t))
 SH_NOT_IMPLEMENTED(hipMemcpyToSymbol, (const void*, const void*, size_t, size_t, hipMemcpyKind))
 SH_NOT_IMPLEMENTED(hipMemcpyToSymbolAsync,
                    (const void*, const void*, size_t, size_t, hipMemcpyKind, hipStream_t))

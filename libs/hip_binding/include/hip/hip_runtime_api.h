@@ -254,7 +254,12 @@ typedef enum hipDeviceAttribute_t {
   /* streamhal extension: the most loop iterations one kernel invocation may
    * run, all its loops together, before the device ends them silently
    * (llvmpipe: 65535); 0 when the device has no such limit. */
-  hipDeviceAttributeHalLoopIterationLimit = 0x48414c01
+  hipDeviceAttributeHalLoopIterationLimit = 0x48414c01,
+  /* streamhal extension: the backend's index of the physical device behind
+   * this device, and which partition of it this device is (see
+   * CU_DEVICE_ATTRIBUTE_HAL_BACKEND_DEVICE_INDEX in cuda.h). */
+  hipDeviceAttributeHalBackendDeviceIndex = 0x48414c02,
+  hipDeviceAttributeHalPartition = 0x48414c03
 } hipDeviceAttribute_t;
 
 enum hipComputeMode {

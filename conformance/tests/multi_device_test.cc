@@ -1,0 +1,437 @@
+// Several devices on one machine: STREAMHAL_VK_DEVICES_PER_GPU presents each
+// physical device as N devices (each its own VkDevice), and
+// CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES pick and order the devices as
+// NVIDIA and AMD document. Rows: cuDeviceGetCount, cuDeviceGet,
+// cuDeviceGetUuid (visibility is how a user meets them on a shared machine).
+#include <cuda.h>
+#include <hip/hip_runtime_api.h>
+
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "conformance_kernels.h"
+#include "conformance_util.h"
+
+namespace streamhal::conformance {
+namespace {
+
+// Sets an environment variable for the life of the object, restoring the
+// previous value (or its absence) after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = std::string(old);
+    if (value != nullptr) {
+      setenv(name, value, 1);
+    } else {
+      unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    if (old_.has_value()) {
+      setenv(name_, old_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+struct Seen {
+  std::array<uint8_t, 16> uuid;
+  int backend_index;
+  int partition;
+  std::string name;
+};
+
+// Initialises the driver afresh and describes every device it presents.
+std::vector<Seen> Enumerate() {
+  (void)cuHALDeinit();
+  std::vector<Seen> seen;
+  if (cuInit(0) != CUDA_SUCCESS) return seen;
+  int count = 0;
+  EXPECT_CU(CUDA_SUCCESS, cuDeviceGetCount(&count));
+  for (int i = 0; i < count; ++i) {
+    CUdevice device = 0;
+    EXPECT_CU(CUDA_SUCCESS, cuDeviceGet(&device, i));
+    Seen s{};
+    CUuuid uuid;
+    EXPECT_CU(CUDA_SUCCESS, cuDeviceGetUuid(&uuid, device));
+    std::memcpy(s.uuid.data(), uuid.bytes, 16);
+    EXPECT_CU(CUDA_SUCCESS,
+              cuDeviceGetAttribute(&s.backend_index, CU_DEVICE_ATTRIBUTE_HAL_BACKEND_DEVICE_INDEX,
+                                   device));
+    EXPECT_CU(CUDA_SUCCESS,
+              cuDeviceGetAttribute(&s.partition, CU_DEVICE_ATTRIBUTE_HAL_PARTITION, device));
+    char name[256] = {};
+    EXPECT_CU(CUDA_SUCCESS, cuDeviceGetName(name, sizeof(name), device));
+    s.name = name;
+    // HIP sees the same list.
+    hipUUID hip_uuid;
+    EXPECT_EQ(hipSuccess, hipDeviceGetUuid(&hip_uuid, i));
+    EXPECT_EQ(0, std::memcmp(hip_uuid.bytes, uuid.bytes, 16)) << "device " << i;
+    seen.push_back(s);
+  }
+  int hip_count = 0;
+  EXPECT_EQ(hipSuccess, hipGetDeviceCount(&hip_count));
+  EXPECT_EQ(hip_count, count);
+  return seen;
+}
+
+std::string UuidText(const std::array<uint8_t, 16>& uuid) {
+  std::string out = "GPU-";
+  static const char kHex[] = "0123456789abcdef";
+  for (int i = 0; i < 16; ++i) {
+    out += kHex[uuid[i] >> 4];
+    out += kHex[uuid[i] & 15];
+    if (i == 3 || i == 5 || i == 7 || i == 9) out += '-';
+  }
+  return out;
+}
+
+// Runs vector_add on `device` in a context of its own; true when the sums
+// are right.
+bool VectorAddWorksOn(CUdevice device) {
+  CUcontext context = nullptr;
+  EXPECT_CU(CUDA_SUCCESS, cuCtxCreate(&context, 0, device));
+  if (context == nullptr) return false;
+  CUmodule module = nullptr;
+  CUfunction function = LoadCudaKernel(kVectorAddGlsl, "vector_add", &module);
+  constexpr uint32_t kN = 1000;
+  std::vector<float> a(kN), b(kN), c(kN, -1.0f);
+  for (uint32_t i = 0; i < kN; ++i) {
+    a[i] = static_cast<float>(i);
+    b[i] = static_cast<float>(3 * i + static_cast<uint32_t>(device));
+  }
+  CUdeviceptr da = 0, db = 0, dc = 0;
+  EXPECT_CU(CUDA_SUCCESS, cuMemAlloc(&da, kN * 4));
+  EXPECT_CU(CUDA_SUCCESS, cuMemAlloc(&db, kN * 4));
+  EXPECT_CU(CUDA_SUCCESS, cuMemAlloc(&dc, kN * 4));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyHtoD(da, a.data(), kN * 4));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyHtoD(db, b.data(), kN * 4));
+  uint32_t n = kN;
+  void* params[] = {&da, &db, &dc, &n};
+  EXPECT_CU(CUDA_SUCCESS,
+            cuLaunchKernel(function, (kN + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyDtoH(c.data(), dc, kN * 4));
+  bool right = function != nullptr;
+  for (uint32_t i = 0; i < kN; ++i) right = right && c[i] == a[i] + b[i];
+  cuMemFree(da);
+  cuMemFree(db);
+  cuMemFree(dc);
+  if (module != nullptr) cuModuleUnload(module);
+  EXPECT_CU(CUDA_SUCCESS, cuCtxDestroy(context));
+  return right;
+}
+
+class MultiDeviceConformance : public UninitializedTest {
+ protected:
+  ScopedEnv no_cuda_{"CUDA_VISIBLE_DEVICES", nullptr};
+  ScopedEnv no_hip_{"HIP_VISIBLE_DEVICES", nullptr};
+  ScopedEnv no_split_{"STREAMHAL_VK_DEVICES_PER_GPU", nullptr};
+};
+
+TEST_F(MultiDeviceConformance, DevicesPerGpuPresentsEachPhysicalDeviceAsSeveral) {
+  const std::vector<Seen> single = Enumerate();
+  ASSERT_GE(single.size(), 1u);
+  std::vector<Seen> split;
+  {
+    ScopedEnv two("STREAMHAL_VK_DEVICES_PER_GPU", "2");
+    split = Enumerate();
+    ASSERT_EQ(split.size(), 2 * single.size());
+    for (size_t i = 0; i < single.size(); ++i) {
+      const Seen& first = split[2 * i];
+      const Seen& second = split[2 * i + 1];
+      EXPECT_EQ(first.name, single[i].name);
+      EXPECT_EQ(second.name, single[i].name);
+      EXPECT_EQ(first.backend_index, single[i].backend_index);
+      EXPECT_EQ(second.backend_index, single[i].backend_index);
+      EXPECT_EQ(first.partition, 0);
+      EXPECT_EQ(second.partition, 1);
+      EXPECT_EQ(first.uuid, single[i].uuid);  // partition 0 keeps the driver's UUID
+      EXPECT_NE(second.uuid, first.uuid);
+    }
+    // Each partition is a device of its own: contexts, memory and kernels.
+    EXPECT_TRUE(VectorAddWorksOn(0));
+    EXPECT_TRUE(VectorAddWorksOn(1));
+  }
+  // Bad values present each device once (with a warning), and the process
+  // goes on.
+  {
+    ScopedEnv bad("STREAMHAL_VK_DEVICES_PER_GPU", "lots");
+    EXPECT_EQ(Enumerate().size(), single.size());
+  }
+  EXPECT_EQ(Enumerate().size(), single.size());
+  (void)cuHALDeinit();
+}
+
+TEST_F(MultiDeviceConformance, VisibleDevicesSelectAndOrderByOrdinalAndUuid) {
+  ScopedEnv two("STREAMHAL_VK_DEVICES_PER_GPU", "2");
+  const std::vector<Seen> all = Enumerate();
+  ASSERT_GE(all.size(), 2u);
+  {
+    ScopedEnv visible("CUDA_VISIBLE_DEVICES", "1");
+    const std::vector<Seen> seen = Enumerate();
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0].uuid, all[1].uuid);
+    EXPECT_EQ(seen[0].partition, 1);
+    EXPECT_TRUE(VectorAddWorksOn(0));
+  }
+  {
+    ScopedEnv visible("CUDA_VISIBLE_DEVICES", "1,0");
+    const std::vector<Seen> seen = Enumerate();
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[0].uuid, all[1].uuid);
+    EXPECT_EQ(seen[1].uuid, all[0].uuid);
+  }
+  {
+    // A UUID prefix, in the form nvidia-smi prints it.
+    const std::string uuid = UuidText(all[1].uuid);
+    ScopedEnv visible("CUDA_VISIBLE_DEVICES", uuid.c_str());
+    const std::vector<Seen> seen = Enumerate();
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0].uuid, all[1].uuid);
+  }
+  {
+    // An invalid entry hides it and everything after it.
+    ScopedEnv visible("CUDA_VISIBLE_DEVICES", "0,99,1");
+    const std::vector<Seen> seen = Enumerate();
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0].uuid, all[0].uuid);
+  }
+  {
+    // HIP's setting wins over CUDA's: one device list serves both APIs.
+    ScopedEnv cuda("CUDA_VISIBLE_DEVICES", "0");
+    ScopedEnv hip("HIP_VISIBLE_DEVICES", "1");
+    const std::vector<Seen> seen = Enumerate();
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0].uuid, all[1].uuid);
+  }
+  (void)cuHALDeinit();
+}
+
+TEST_F(MultiDeviceConformance, HidingEveryDeviceIsNoDeviceAndRecoverable) {
+  for (const char* spec : {"-1", "", "GPU-nothing-like-it"}) {
+    SCOPED_TRACE(spec);
+    {
+      ScopedEnv visible("CUDA_VISIBLE_DEVICES", spec);
+      (void)cuHALDeinit();
+      EXPECT_CU(CUDA_ERROR_NO_DEVICE, cuInit(0));
+      int count = -1;
+      EXPECT_CU(CUDA_ERROR_NOT_INITIALIZED, cuDeviceGetCount(&count));
+      EXPECT_EQ(hipErrorNoDevice, hipGetDeviceCount(&count));
+    }
+    // Nothing is lost: with the setting gone, the devices are back.
+    EXPECT_GE(Enumerate().size(), 1u);
+  }
+  (void)cuHALDeinit();
+}
+
+// Two devices (one lavapipe device presented twice), a context on each.
+class PeerCopyConformance : public MultiDeviceConformance {
+ protected:
+  void SetUp() override {
+    MultiDeviceConformance::SetUp();
+    (void)cuHALDeinit();
+    ASSERT_CU(CUDA_SUCCESS, cuInit(0));
+    int count = 0;
+    ASSERT_CU(CUDA_SUCCESS, cuDeviceGetCount(&count));
+    ASSERT_GE(count, 2);
+    ASSERT_CU(CUDA_SUCCESS, cuCtxCreate(&ctx1_, 0, 1));
+    ASSERT_CU(CUDA_SUCCESS, cuCtxCreate(&ctx0_, 0, 0));  // current
+  }
+  void TearDown() override {
+    if (ctx0_ != nullptr) {
+      EXPECT_CU(CUDA_SUCCESS, cuCtxDestroy(ctx0_));
+    }
+    if (ctx1_ != nullptr) {
+      EXPECT_CU(CUDA_SUCCESS, cuCtxDestroy(ctx1_));
+    }
+    MultiDeviceConformance::TearDown();
+  }
+
+  CUdeviceptr AllocIn(CUcontext context, size_t bytes) {
+    EXPECT_CU(CUDA_SUCCESS, cuCtxPushCurrent(context));
+    CUdeviceptr pointer = 0;
+    EXPECT_CU(CUDA_SUCCESS, cuMemAlloc(&pointer, bytes));
+    CUcontext popped = nullptr;
+    EXPECT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+    return pointer;
+  }
+  std::vector<uint32_t> Read(CUcontext context, CUdeviceptr pointer, size_t count) {
+    std::vector<uint32_t> out(count, 0xdeadbeef);
+    EXPECT_CU(CUDA_SUCCESS, cuCtxPushCurrent(context));
+    EXPECT_CU(CUDA_SUCCESS, cuMemcpyDtoH(out.data(), pointer, count * 4));
+    CUcontext popped = nullptr;
+    EXPECT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+    return out;
+  }
+  void Write(CUcontext context, CUdeviceptr pointer, const std::vector<uint32_t>& values) {
+    EXPECT_CU(CUDA_SUCCESS, cuCtxPushCurrent(context));
+    EXPECT_CU(CUDA_SUCCESS, cuMemcpyHtoD(pointer, values.data(), values.size() * 4));
+    CUcontext popped = nullptr;
+    EXPECT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+  }
+
+  ScopedEnv split_{"STREAMHAL_VK_DEVICES_PER_GPU", "2"};
+  CUcontext ctx0_ = nullptr;
+  CUcontext ctx1_ = nullptr;
+};
+
+std::vector<uint32_t> Pattern(size_t count, uint32_t seed) {
+  std::vector<uint32_t> values(count);
+  for (size_t i = 0; i < count; ++i) values[i] = static_cast<uint32_t>(i * 2654435761u) ^ seed;
+  return values;
+}
+
+TEST_F(PeerCopyConformance, CudaPeerCopiesMoveBytesBothWays) {
+  constexpr size_t kCount = 1 << 16;
+  const CUdeviceptr on0 = AllocIn(ctx0_, kCount * 4);
+  const CUdeviceptr on1 = AllocIn(ctx1_, kCount * 4);
+  const std::vector<uint32_t> first = Pattern(kCount, 1), second = Pattern(kCount, 2);
+  Write(ctx0_, on0, first);
+  // Synchronous; ctx0 is current.
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyPeer(on1, ctx1_, on0, ctx0_, kCount * 4));
+  EXPECT_EQ(Read(ctx1_, on1, kCount), first);
+  // Async in a stream of device 1, after a copy of device 1 in that stream:
+  // ordered behind it.
+  EXPECT_CU(CUDA_SUCCESS, cuCtxPushCurrent(ctx1_));
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyHtoDAsync(on1, second.data(), kCount * 4, stream));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyPeerAsync(on0 + 4, ctx0_, on1, ctx1_, (kCount - 1) * 4, stream));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  CUcontext popped = nullptr;
+  EXPECT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+  std::vector<uint32_t> expected = first;
+  for (size_t i = 1; i < kCount; ++i) expected[i] = second[i - 1];
+  EXPECT_EQ(Read(ctx0_, on0, kCount), expected);
+  // Unified addressing: cuMemcpy and cuMemcpyDtoD infer nothing about
+  // devices and still copy between them, from either side.
+  Write(ctx0_, on0, first);
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpy(on1, on0, kCount * 4));
+  EXPECT_EQ(Read(ctx1_, on1, kCount), first);
+  Write(ctx1_, on1, second);
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyDtoD(on0, on1, kCount * 4));
+  EXPECT_EQ(Read(ctx0_, on0, kCount), second);
+  // Host copies to and from the other device's memory, from ctx0.
+  std::vector<uint32_t> back(kCount, 0);
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyHtoD(on1, first.data(), kCount * 4));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyDtoH(back.data(), on1, kCount * 4));
+  EXPECT_EQ(back, first);
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyPeer(on0, ctx0_, on1, ctx1_, 0));  // nothing to do
+  cuMemFree(on0);
+  cuMemFree(on1);
+}
+
+TEST_F(PeerCopyConformance, HipPeerCopiesMoveBytesBothWays) {
+  constexpr size_t kCount = 4096;
+  const CUdeviceptr on0 = AllocIn(ctx0_, kCount * 4);
+  const CUdeviceptr on1 = AllocIn(ctx1_, kCount * 4);
+  const std::vector<uint32_t> first = Pattern(kCount, 3), second = Pattern(kCount, 4);
+  Write(ctx1_, on1, first);
+  EXPECT_EQ(hipSuccess, hipMemcpyPeer(AsHipPointer(on0), 0, AsHipPointer(on1), 1, kCount * 4));
+  EXPECT_EQ(Read(ctx0_, on0, kCount), first);
+  Write(ctx0_, on0, second);
+  hipStream_t stream = nullptr;
+  ASSERT_EQ(hipSuccess, hipStreamCreate(&stream));
+  EXPECT_EQ(hipSuccess,
+            hipMemcpyPeerAsync(AsHipPointer(on1), 1, AsHipPointer(on0), 0, kCount * 4, stream));
+  EXPECT_EQ(hipSuccess, hipStreamSynchronize(stream));
+  EXPECT_EQ(hipSuccess, hipStreamDestroy(stream));
+  EXPECT_EQ(Read(ctx1_, on1, kCount), second);
+  cuMemFree(on0);
+  cuMemFree(on1);
+}
+
+TEST_F(PeerCopyConformance, PeerCopiesRejectBadArgumentsAndLoseNothing) {
+  constexpr size_t kCount = 256;
+  const CUdeviceptr on0 = AllocIn(ctx0_, kCount * 4);
+  const CUdeviceptr on1 = AllocIn(ctx1_, kCount * 4);
+  const std::vector<uint32_t> first = Pattern(kCount, 5);
+  Write(ctx0_, on0, first);
+  Write(ctx1_, on1, std::vector<uint32_t>(kCount, 7));
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuMemcpyPeer(on1, nullptr, on0, ctx0_, kCount * 4));
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuMemcpyPeer(on1, ctx1_, on0, nullptr, kCount * 4));
+  // A pointer that is not memory of its context's device.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyPeer(on1, ctx0_, on0, ctx0_, kCount * 4));
+  // Past the end of an allocation; not device memory at all.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyPeer(on1, ctx1_, on0, ctx0_, kCount * 4 + 4));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyPeer(on1, ctx1_, 0, ctx0_, 4));
+  EXPECT_EQ(hipErrorInvalidDevice,
+            hipMemcpyPeer(AsHipPointer(on1), 99, AsHipPointer(on0), 0, kCount * 4));
+  EXPECT_EQ(hipErrorInvalidDevice,
+            hipMemcpyPeer(AsHipPointer(on1), 1, AsHipPointer(on0), -1, kCount * 4));
+  EXPECT_EQ(Read(ctx1_, on1, kCount), std::vector<uint32_t>(kCount, 7));
+  // Nothing was lost: a good copy still works.
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyPeer(on1, ctx1_, on0, ctx0_, kCount * 4));
+  EXPECT_EQ(Read(ctx1_, on1, kCount), first);
+  cuMemFree(on0);
+  cuMemFree(on1);
+}
+
+// A stream of device 1 waits for an event of device 0: the copy after the
+// wait sees everything the kernels before the event wrote, though the
+// kernels take long enough that an unordered copy would not.
+TEST_F(PeerCopyConformance, StreamsWaitForEventsOfAnotherDevice) {
+  constexpr uint32_t kCount = 1 << 22;
+  constexpr int kLaunches = 8;
+  const CUdeviceptr on0 = AllocIn(ctx0_, kCount * 4);
+  const CUdeviceptr on1 = AllocIn(ctx1_, kCount * 4);
+  std::vector<float> ones(kCount, 1.0f);
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyHtoD(on0, ones.data(), kCount * 4));
+  CUmodule module = nullptr;
+  CUfunction scale = LoadCudaKernel(kScaleOffsetGlsl, "scale_offset", &module);
+  ASSERT_NE(scale, nullptr);
+  CUstream stream0 = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream0, CU_STREAM_NON_BLOCKING));
+  CUevent done = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
+  float factor = 1.0f, offset = 1.0f;
+  uint32_t n = kCount;
+  CUdeviceptr data = on0;
+  void* params[] = {&data, &factor, &offset, &n};
+  for (int i = 0; i < kLaunches; ++i) {
+    EXPECT_CU(CUDA_SUCCESS,
+              cuLaunchKernel(scale, kCount / 256, 1, 1, 256, 1, 1, 0, stream0, params, nullptr));
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuEventRecord(done, stream0));
+
+  EXPECT_CU(CUDA_SUCCESS, cuCtxPushCurrent(ctx1_));
+  CUstream stream1 = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream1, CU_STREAM_NON_BLOCKING));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamWaitEvent(stream1, done, 0));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyPeerAsync(on1, ctx1_, on0, ctx0_, kCount * 4, stream1));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream1));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream1));
+  CUcontext popped = nullptr;
+  EXPECT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+
+  std::vector<float> result(kCount, 0.0f);
+  EXPECT_CU(CUDA_SUCCESS, cuCtxPushCurrent(ctx1_));
+  EXPECT_CU(CUDA_SUCCESS, cuMemcpyDtoH(result.data(), on1, kCount * 4));
+  EXPECT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+  size_t wrong = 0;
+  for (float value : result) wrong += value != 1.0f + kLaunches;
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream0));
+  EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(done));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream0));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  cuMemFree(on0);
+  cuMemFree(on1);
+}
+
+}  // namespace
+}  // namespace streamhal::conformance
