@@ -5,8 +5,9 @@
 # linked driver-API or HIP module-API program runs on streamhal with
 # LD_LIBRARY_PATH pointing there. Each exports exactly the API (version
 # scripts: libcuda.map, generated from libs/cuda_binding/entry_points.tsv,
-# and cmake/libamdhip64.map); the C++ runtime is linked statically and every
-# symbol of a static archive is hidden. Each library holds its own copy of
+# and cmake/libamdhip64.map, which make everything else local); the C++
+# runtime is linked statically. (Not --exclude-libs: the API itself comes
+# from archives.) Each library holds its own copy of
 # the core, so a process that loads both has two independent runtimes.
 #
 # Not built under the sanitizers: an instrumented library needs an
@@ -35,7 +36,7 @@ function(streamhal_add_dropin target)
                         streamhal_vulkan)
   target_link_options(${target} PRIVATE
     "LINKER:--version-script=${ARG_VERSION_SCRIPT}" "LINKER:--no-undefined"
-    "LINKER:--exclude-libs,ALL" -static-libstdc++ -static-libgcc)
+    -static-libstdc++ -static-libgcc)
   set_target_properties(${target} PROPERTIES
     OUTPUT_NAME ${ARG_OUTPUT_NAME} SOVERSION ${ARG_SOVERSION} LINKER_LANGUAGE CXX
     LIBRARY_OUTPUT_DIRECTORY ${STREAMHAL_DROPIN_DIR}
