@@ -27,6 +27,8 @@ CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int g
 CUresult cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode);
 CUresult cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus* captureStatus);
 CUresult cuStreamEndCapture_ptsz(CUstream hStream, CUgraph* phGraph);
+CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec* phGraphExec, CUgraph hGraph,
+                                           CUDA_GRAPH_INSTANTIATE_PARAMS* instantiateParams);
 CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
                              CUdriverProcAddressQueryResult* symbolStatus);
 }
@@ -185,6 +187,30 @@ TEST_F(ProcAddressConformance, CudaPerThreadVariantsTakeNullAsTheThreadsStream) 
   EXPECT_CU(CUDA_SUCCESS, cuGraphExecDestroy(exec));
   EXPECT_CU(CUDA_SUCCESS, cuGraphDestroy(graph));
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(words));
+  EXPECT_CU(CUDA_SUCCESS, cuCtxDestroy(context));
+}
+
+// A per-thread variant whose stream is a member of a structure it also
+// writes results into hands the results back and keeps the caller's stream.
+TEST_F(ProcAddressConformance, CudaPerThreadVariantsWriteResultsBack) {
+  CUcontext context = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxCreate(&context, 0, 0));
+  CUgraph graph = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphCreate(&graph, 0));
+  CUgraphNode node = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddEmptyNode(&node, graph, nullptr, 0));
+  CUDA_GRAPH_INSTANTIATE_PARAMS params = {};
+  params.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
+  params.hUploadStream = nullptr;
+  params.result_out = CUDA_GRAPH_INSTANTIATE_ERROR;
+  CUgraphExec exec = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphInstantiateWithParams_ptsz(&exec, graph, &params));
+  EXPECT_EQ(params.result_out, CUDA_GRAPH_INSTANTIATE_SUCCESS);
+  EXPECT_EQ(params.hUploadStream, nullptr);
+  EXPECT_CU(CUDA_SUCCESS, cuGraphLaunch(exec, CU_STREAM_PER_THREAD));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamSynchronize(CU_STREAM_PER_THREAD));
+  EXPECT_CU(CUDA_SUCCESS, cuGraphExecDestroy(exec));
+  EXPECT_CU(CUDA_SUCCESS, cuGraphDestroy(graph));
   EXPECT_CU(CUDA_SUCCESS, cuCtxDestroy(context));
 }
 

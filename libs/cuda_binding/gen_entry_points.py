@@ -136,6 +136,14 @@ def forwarding(name, target, params, per_thread):
             body.append("  %s copy = *%s;" % (copy_type, p.name))
             body.append("  copy.%s = streamhal::cuda::PerThread(copy.%s);" % (member, member))
             args[members[0]] = "&copy"
+            if not p.type.startswith("const "):
+                # The call writes results into the structure: hand them back,
+                # with the caller's own stream.
+                body.append("  const CUresult result = %s(%s);" % (target, ", ".join(args)))
+                body.append("  copy.%s = %s->%s;" % (member, p.name, member))
+                body.append("  *%s = copy;" % p.name)
+                body.append("  return result;")
+                return "CUresult CUDAAPI %s(%s) {\n%s\n}\n" % (name, decl, "\n".join(body))
         else:
             sys.exit("%s: no stream argument to make per-thread" % name)
     body.append("  return %s(%s);" % (target, ", ".join(args)))
