@@ -64,6 +64,8 @@ TEST_F(ProcAddressConformance, CudaReturnsTheFormOfTheRequestedVersion) {
   EXPECT_EQ(Find("cuInit", 2000), Address(&cuInit));
 
   // What is returned is the function: allocate and free through it.
+  CUcontext context = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxCreate(&context, 0, 0));
   using MemAlloc = CUresult (*)(CUdeviceptr*, size_t);
   using MemFree = CUresult (*)(CUdeviceptr);
   auto mem_alloc = reinterpret_cast<MemAlloc>(Find("cuMemAlloc", 12000));
@@ -74,6 +76,7 @@ TEST_F(ProcAddressConformance, CudaReturnsTheFormOfTheRequestedVersion) {
   ASSERT_CU(CUDA_SUCCESS, mem_alloc(&pointer, 4096));
   EXPECT_NE(pointer, 0u);
   EXPECT_CU(CUDA_SUCCESS, mem_free(pointer));
+  EXPECT_CU(CUDA_SUCCESS, cuCtxDestroy(context));
 }
 
 TEST_F(ProcAddressConformance, CudaFormsOfAnotherSignatureAreNotReturned) {
