@@ -13,7 +13,9 @@
 #      compiled with glslangValidator;
 #   5. bare compiler command lines with `pkg-config --cflags --libs`: the CUDA
 #      program as C, the HIP program as C++, and the CUDA one again with
-#      `--static`.
+#      `--static`;
+#   6. the same programs linked with -lcuda / -lamdhip64 against the drop-in
+#      libraries and run with LD_LIBRARY_PATH (where they are built).
 # Each program runs a kernel on the first device and checks its result, and
 # must exit 0. Consumers 2-5 share consumers/{cuda_saxpy.c,hip_saxpy.c,
 # saxpy.comp}, so each build is a few small files.
@@ -162,5 +164,21 @@ run("${out}/hip_saxpy" "${kernel_source}")
 pkg_config_build("${out}/cuda_saxpy_static" ${C_COMPILER} streamhal-cuda
   PKG_CONFIG_ARGS --static SOURCE "${src}/cuda_saxpy.c")
 run("${out}/cuda_saxpy_static" "${kernel_source}")
+
+# 6. The drop-in libraries (not built under the sanitizers): the programs of
+# 5 linked dynamically against <prefix>/<libdir>/streamhal-dropin, as against
+# NVIDIA's or AMD's library, and run with LD_LIBRARY_PATH pointing there.
+set(dropin "${prefix}/${LIBDIR}/streamhal-dropin")
+if(EXISTS "${dropin}/libcuda.so.1")
+  step("6. drop-in libcuda.so.1 and libamdhip64.so.6 on LD_LIBRARY_PATH")
+  set(out "${work}/dropin")
+  file(MAKE_DIRECTORY "${out}")
+  run(${C_COMPILER} -O2 -o "${out}/cuda_saxpy" "${src}/cuda_saxpy.c" "-I${prefix}/include"
+      "-L${dropin}" -lcuda)
+  run(${CXX_COMPILER} -O2 -o "${out}/hip_saxpy" -x c++ "${src}/hip_saxpy.c" -x none
+      "-I${prefix}/include" "-L${dropin}" -lamdhip64)
+  run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${dropin}" "${out}/cuda_saxpy" "${kernel_source}")
+  run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${dropin}" "${out}/hip_saxpy" "${kernel_source}")
+endif()
 
 step("done")

@@ -66,7 +66,6 @@ class HipNotImplemented : public testing::Test {
 
 // CUDA driver API ------------------------------------------------------------
 // Driver entry points.
-SH_CUDA_NOT_IMPLEMENTED(cuGetProcAddress, nullptr, nullptr, 0, 0, nullptr)
 
 // Modules.
 SH_CUDA_NOT_IMPLEMENTED(cuModuleGetTexRef, nullptr, nullptr, nullptr)
@@ -111,7 +110,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
 
 // HIP ------------------------------------------------------------------------
 // Initialization and versions
-SH_HIP_NOT_IMPLEMENTED(hipGetProcAddress, nullptr, nullptr, 0, 0, nullptr)
 
 // Devices
 SH_HIP_NOT_IMPLEMENTED(hipExtGetLinkTypeAndHopCount, 0, 0, nullptr, nullptr)

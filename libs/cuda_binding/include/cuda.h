@@ -9,8 +9,12 @@
  * absent on purpose).
  *
  * Unlike NVIDIA's header, no macro renames entry points to versioned symbols
- * (cuMemAlloc_v2, cuCtxCreate_v2, ...): streamhal exports the plain names,
- * each with the signature that CUDA 12.0 gives that name by default.
+ * (cuMemAlloc_v2, cuCtxCreate_v2, ...): the plain names are exported, each
+ * with the signature that CUDA 12.0 gives that name by default. The library
+ * also exports every versioned and per-thread default-stream name
+ * (cuMemAlloc_v2, cuMemcpyHtoD_v2_ptds, cuLaunchKernel_ptsz, ...) that
+ * NVIDIA's header maps these names to, so objects compiled against NVIDIA's
+ * CUDA 12 cuda.h link unchanged (libs/cuda_binding/entry_points.tsv lists them).
  *
  * Declarations only; usable from C11 and C++.
  */
@@ -1170,6 +1174,9 @@ CUresult CUDAAPI cuGetErrorName(CUresult error, const char** pStr);
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char** pStr);
 CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
                                   CUdriverProcAddressQueryResult* symbolStatus);
+/* Answers CUDA_ERROR_NOT_SUPPORTED for every table: streamhal has no
+ * private export tables. */
+CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId);
 
 /* streamhal extension: releases every context, module, allocation and other
  * object, and the backend itself, so that cuInit can be called again. */

@@ -7,11 +7,13 @@
 
 #include "copy_params.h"
 #include "core/handle.h"
+#include "per_thread_stream.h"
 #include "result.h"
 
 using streamhal::CopyKind;
 using streamhal::HandleValue;
 using streamhal::Sync;
+using streamhal::cuda::SynchronousCallStream;
 using streamhal::cuda::ToCUresult;
 
 namespace {
@@ -51,25 +53,27 @@ CUresult Set2D(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned size, siz
 extern "C" {
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
-  return Copy(dst, src, bytes, CopyKind::kDefault, nullptr, Sync::kBlocking);
+  return Copy(dst, src, bytes, CopyKind::kDefault, SynchronousCallStream(), Sync::kBlocking);
 }
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {
   return Copy(dst, src, bytes, CopyKind::kDefault, stream, Sync::kAsync);
 }
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void* src, size_t bytes) {
-  return Copy(dst, Host(src), bytes, CopyKind::kHostToDevice, nullptr, Sync::kBlocking);
+  return Copy(dst, Host(src), bytes, CopyKind::kHostToDevice, SynchronousCallStream(),
+              Sync::kBlocking);
 }
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void* src, size_t bytes, CUstream stream) {
   return Copy(dst, Host(src), bytes, CopyKind::kHostToDevice, stream, Sync::kAsync);
 }
 CUresult cuMemcpyDtoH(void* dst, CUdeviceptr src, size_t bytes) {
-  return Copy(Host(dst), src, bytes, CopyKind::kDeviceToHost, nullptr, Sync::kBlocking);
+  return Copy(Host(dst), src, bytes, CopyKind::kDeviceToHost, SynchronousCallStream(),
+              Sync::kBlocking);
 }
 CUresult cuMemcpyDtoHAsync(void* dst, CUdeviceptr src, size_t bytes, CUstream stream) {
   return Copy(Host(dst), src, bytes, CopyKind::kDeviceToHost, stream, Sync::kAsync);
 }
 CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
-  return Copy(dst, src, bytes, CopyKind::kDeviceToDevice, nullptr, Sync::kBlocking);
+  return Copy(dst, src, bytes, CopyKind::kDeviceToDevice, SynchronousCallStream(), Sync::kBlocking);
 }
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {
   return Copy(dst, src, bytes, CopyKind::kDeviceToDevice, stream, Sync::kAsync);
@@ -90,26 +94,30 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr s
 
 // streamhal's copies have no alignment or pitch limits beyond CUDA's checks,
 // so cuMemcpy2DUnaligned is cuMemcpy2D.
-CUresult cuMemcpy2D(const CUDA_MEMCPY2D* copy) { return Copy3D(copy, nullptr, Sync::kBlocking); }
+CUresult cuMemcpy2D(const CUDA_MEMCPY2D* copy) {
+  return Copy3D(copy, SynchronousCallStream(), Sync::kBlocking);
+}
 CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D* copy) {
-  return Copy3D(copy, nullptr, Sync::kBlocking);
+  return Copy3D(copy, SynchronousCallStream(), Sync::kBlocking);
 }
 CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D* copy, CUstream stream) {
   return Copy3D(copy, stream, Sync::kAsync);
 }
-CUresult cuMemcpy3D(const CUDA_MEMCPY3D* copy) { return Copy3D(copy, nullptr, Sync::kBlocking); }
+CUresult cuMemcpy3D(const CUDA_MEMCPY3D* copy) {
+  return Copy3D(copy, SynchronousCallStream(), Sync::kBlocking);
+}
 CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D* copy, CUstream stream) {
   return Copy3D(copy, stream, Sync::kAsync);
 }
 
 CUresult cuMemsetD8(CUdeviceptr dst, unsigned char value, size_t count) {
-  return Set(dst, value, 1, count, nullptr, Sync::kBlocking);
+  return Set(dst, value, 1, count, SynchronousCallStream(), Sync::kBlocking);
 }
 CUresult cuMemsetD16(CUdeviceptr dst, unsigned short value, size_t count) {
-  return Set(dst, value, 2, count, nullptr, Sync::kBlocking);
+  return Set(dst, value, 2, count, SynchronousCallStream(), Sync::kBlocking);
 }
 CUresult cuMemsetD32(CUdeviceptr dst, unsigned int value, size_t count) {
-  return Set(dst, value, 4, count, nullptr, Sync::kBlocking);
+  return Set(dst, value, 4, count, SynchronousCallStream(), Sync::kBlocking);
 }
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream) {
   return Set(dst, value, 1, count, stream, Sync::kAsync);
@@ -123,15 +131,15 @@ CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t count, CUs
 
 CUresult cuMemsetD2D8(CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,
                       size_t height) {
-  return Set2D(dst, pitch, value, 1, width, height, nullptr, Sync::kBlocking);
+  return Set2D(dst, pitch, value, 1, width, height, SynchronousCallStream(), Sync::kBlocking);
 }
 CUresult cuMemsetD2D16(CUdeviceptr dst, size_t pitch, unsigned short value, size_t width,
                        size_t height) {
-  return Set2D(dst, pitch, value, 2, width, height, nullptr, Sync::kBlocking);
+  return Set2D(dst, pitch, value, 2, width, height, SynchronousCallStream(), Sync::kBlocking);
 }
 CUresult cuMemsetD2D32(CUdeviceptr dst, size_t pitch, unsigned int value, size_t width,
                        size_t height) {
-  return Set2D(dst, pitch, value, 4, width, height, nullptr, Sync::kBlocking);
+  return Set2D(dst, pitch, value, 4, width, height, SynchronousCallStream(), Sync::kBlocking);
 }
 CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,
                            size_t height, CUstream stream) {

@@ -39,10 +39,6 @@ CUresult NotImplemented(const char* name, std::atomic<bool>& logged) {
   }
 
 extern "C" {
-// Initialization, version, errors and entry points
-SH_NOT_IMPLEMENTED(cuGetProcAddress,
-                   (const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*))
-
 // Modules
 SH_NOT_IMPLEMENTED(cuModuleGetTexRef, (CUtexref*, CUmodule, const char*))
 

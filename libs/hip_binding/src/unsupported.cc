@@ -63,10 +63,6 @@ hipError_t NotImplemented(const char* name, std::atomic<bool>& logged) {
   }
 
 extern "C" {
-// Initialization and versions
-SH_NOT_IMPLEMENTED(hipGetProcAddress,
-                   (const char*, void**, int, uint64_t, hipDriverProcAddressQueryResult*))
-
 // Devices
 SH_NOT_IMPLEMENTED(hipExtGetLinkTypeAndHopCount, (int, int, uint32_t*, uint32_t*))
 
