@@ -21,7 +21,7 @@
 include(CMakePackageConfigHelpers)
 
 set(STREAMHAL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/streamhal)
-set(_streamhal_libs streamhal_core streamhal_vk streamhal_cuda streamhal_hip)
+set(_streamhal_libs streamhal_core streamhal_ptx streamhal_vk streamhal_cuda streamhal_hip)
 
 # --- The C++ runtime the libraries were compiled against ---
 include(CheckCXXSourceCompiles)
@@ -77,7 +77,7 @@ target_link_libraries(streamhal_link_deps INTERFACE
   "$<INSTALL_INTERFACE:$<$<NOT:$<LINK_LANGUAGE:CXX>>:streamhal::cxx_runtime>>")
 target_link_libraries(streamhal_core INTERFACE streamhal_link_deps)
 
-install(TARGETS streamhal_core streamhal_cuda streamhal_hip streamhal_vk streamhal_vulkan
+install(TARGETS streamhal_core streamhal_ptx streamhal_cuda streamhal_hip streamhal_vk streamhal_vulkan
                 streamhal_link_deps streamhal_cxx_runtime
         EXPORT streamhalTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

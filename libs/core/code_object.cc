@@ -17,6 +17,7 @@
 #include <array>
 #include <bit>
 #include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -25,6 +26,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/status.h"
+#include "ptx/translate.h"
 
 namespace streamhal {
 
@@ -62,6 +64,29 @@ bool StartsWith(const uint8_t* data, std::optional<size_t> size, std::string_vie
   for (size_t i = 0; i < magic.size(); ++i) {
     if (size.has_value() && i >= *size) return false;
     if (data[i] != static_cast<uint8_t>(magic[i])) return false;
+  }
+  return true;
+}
+
+// Whether text starts like nvcc's PTX: whitespace and `//` comment lines,
+// then ".version". Reads one byte at a time and stops at a NUL, the size or
+// the first byte that decides, so it never reads past the text.
+bool StartsLikePtx(const uint8_t* data, std::optional<size_t> size) {
+  constexpr std::string_view kDirective = ".version";
+  const size_t limit = size.has_value() ? *size : kMaxGlslBytes;
+  size_t i = 0;
+  while (i < limit && data[i] != 0) {
+    const uint8_t c = data[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      ++i;
+    } else if (c == '/' && i + 1 < limit && data[i + 1] == '/') {
+      while (i < limit && data[i] != 0 && data[i] != '\n') ++i;
+    } else {
+      break;
+    }
+  }
+  for (size_t k = 0; k < kDirective.size(); ++k, ++i) {
+    if (i >= limit || data[i] != static_cast<uint8_t>(kDirective[k])) return false;
   }
   return true;
 }
@@ -499,6 +524,8 @@ std::string_view ImageFormatName(ImageFormat format) {
       return "hip-fatbin-wrapper";
     case ImageFormat::kGlsl:
       return "glsl";
+    case ImageFormat::kPtx:
+      return "ptx";
   }
   return "unknown";
 }
@@ -527,7 +554,9 @@ absl::StatusOr<ImageFormat> DetectImageFormat(const void* data, std::optional<si
     return InvalidImage("truncated clang offload bundle");
   }
   // Source starts with ASCII; later bytes may be UTF-8 (in comments).
-  if (bytes[0] < 0x80 && IsTextByte(bytes[0])) return ImageFormat::kGlsl;
+  if (bytes[0] < 0x80 && IsTextByte(bytes[0])) {
+    return StartsLikePtx(bytes, size) ? ImageFormat::kPtx : ImageFormat::kGlsl;
+  }
   return InvalidImage(absl::StrFormat(
       "unrecognised format (first byte 0x%02x); expected SPIR-V, an ELF code object, a clang "
       "offload bundle, a HIP fat-binary wrapper or GLSL source",
@@ -556,7 +585,8 @@ absl::StatusOr<size_t> ImageExtent(const void* data, std::optional<size_t> size)
                                                        "HIP fat-binary wrapper"));
       if (!size.has_value()) SH_RETURN_IF_ERROR(ReadWrapper(bytes, size).status());
       return sizeof(HipFatBinaryWrapper);
-    case ImageFormat::kGlsl: {
+    case ImageFormat::kGlsl:
+    case ImageFormat::kPtx: {
       SH_ASSIGN_OR_RETURN(const std::string_view text, GlslText(bytes, size));
       // Include the NUL when there is one.
       return size.has_value() && text.size() == *size ? text.size() : text.size() + 1;
@@ -606,6 +636,23 @@ absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> s
       image.spirv_modules.push_back(std::move(compiled.spirv));
       image.info_log = std::move(compiled.info_log);
       image.compile_wall_time_ms = compiled.wall_time_ms;
+      break;
+    }
+    case ImageFormat::kPtx: {
+      SH_ASSIGN_OR_RETURN(const std::string_view text, GlslText(bytes, size));
+      const auto start = std::chrono::steady_clock::now();
+      absl::StatusOr<std::vector<uint32_t>> spirv = ptx::TranslatePtx(text);
+      image.compile_wall_time_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      if (!spirv.ok()) {
+        // CUDA: a PTX the JIT cannot compile is CUDA_ERROR_INVALID_PTX, with
+        // the reason in the error log.
+        const std::string log(spirv.status().message());
+        if (error_log_out != nullptr) *error_log_out = log;
+        return Error(ErrorCode::kInvalidPtx, "PTX translation failed: ", log);
+      }
+      image.spirv_modules.push_back(*std::move(spirv));
       break;
     }
   }

@@ -26,6 +26,12 @@
 //   GLSL source    compute shader text, NUL-terminated when given as a pointer;
 //                  compiled with glslang (glsl_compiler.h). A compile error is
 //                  ErrorCode::kInvalidPtx, as CUDA reports a bad PTX.
+//   PTX text       what nvcc -ptx writes: after whitespace and `//` comment
+//                  lines, a `.version` directive. NUL-terminated when given as
+//                  a pointer; translated to one SPIR-V module by libs/ptx
+//                  (docs/ptx.md). A syntax error or a construct the
+//                  translator does not cover is ErrorCode::kInvalidPtx, whose
+//                  message (and the JIT error log) names the PTX line.
 //
 // Anything malformed or truncated is ErrorCode::kInvalidImage. With a known
 // size nothing outside [data, data + size) is read. Without one, only the
@@ -51,9 +57,9 @@
 
 namespace streamhal {
 
-enum class ImageFormat { kSpirv, kElf, kFatBinary, kHipFatBinaryWrapper, kGlsl };
+enum class ImageFormat { kSpirv, kElf, kFatBinary, kHipFatBinaryWrapper, kGlsl, kPtx };
 
-// "spirv", "elf", "fatbin", "hip-fatbin-wrapper", "glsl".
+// "spirv", "elf", "fatbin", "hip-fatbin-wrapper", "glsl", "ptx".
 std::string_view ImageFormatName(ImageFormat format);
 
 // Our bundle entry id: offload kind, then the triple spirv64-unknown-vulkan1.2.
@@ -97,7 +103,7 @@ struct LoadedImage {
   std::vector<std::vector<uint32_t>> spirv_modules;  // each a whole module
   ImageFormat format = ImageFormat::kSpirv;
   std::string info_log;              // GLSL only: the compiler's info log
-  double compile_wall_time_ms = 0;   // GLSL only
+  double compile_wall_time_ms = 0;   // GLSL and PTX: compile/translation time
 };
 
 // Parses an image of any format into SPIR-V modules (in host word order; the

@@ -1,0 +1,138 @@
+// The PTX IR: what the parser produces and the SPIR-V emitter consumes.
+//
+// A module holds functions; a function holds typed register declarations,
+// its parameters and its code as basic blocks. Every block ends in an
+// explicit terminator (branch, conditional branch, return), and predicated
+// instructions other than branches have been split into blocks of their own
+// (BuildBlocks), so a block's body is straight-line code. That keeps the CFG
+// explicit for the passes that follow (today the loop-and-switch dispatcher
+// of the emitter; a structurizer later).
+#ifndef STREAMHAL_PTX_IR_H_
+#define STREAMHAL_PTX_IR_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace streamhal::ptx {
+
+// PTX fundamental types. Bit-size types (.bN) are untyped integers.
+enum class Type : uint8_t {
+  kNone,
+  kPred,
+  kB8,
+  kB16,
+  kB32,
+  kB64,
+  kU8,
+  kU16,
+  kU32,
+  kU64,
+  kS8,
+  kS16,
+  kS32,
+  kS64,
+  kF16,
+  kF32,
+  kF64,
+};
+
+// ".f32" etc. to a type; kNone when the word is not a type.
+Type TypeFromName(const std::string& name);
+const char* TypeName(Type type);
+int TypeBits(Type type);  // kPred: 1
+bool IsFloat(Type type);
+bool IsSigned(Type type);
+bool IsInteger(Type type);  // .b/.u/.s
+
+enum class Space : uint8_t { kGeneric, kReg, kParam, kGlobal, kShared, kConst, kLocal };
+
+struct Operand {
+  enum class Kind : uint8_t {
+    kNone,
+    kRegister,  // %r1 (registers and special registers such as %tid.x)
+    kInt,       // an integer literal
+    kFloat,     // a float literal (0f/0d hex or decimal)
+    kSymbol,    // a variable or parameter name used as a value (its address)
+    kAddress,   // [base+offset]; base is a register or a symbol (or empty)
+    kVector,    // {%f1, %f2}
+  };
+  Kind kind = Kind::kNone;
+  std::string name;  // register or symbol; the base of an address
+  bool base_is_symbol = false;
+  int64_t int_value = 0;          // kInt; the offset of an address
+  double float_value = 0;         // kFloat
+  uint64_t float_bits = 0;        // the exact bits of a hex float literal
+  int float_bits_width = 0;       // 32 or 64 when float_bits is exact, else 0
+  std::vector<Operand> elements;  // kVector
+};
+
+struct Instruction {
+  int line = 0;
+  std::string opcode;                  // "ld", "add", "setp", ...
+  std::vector<std::string> modifiers;  // every ".xyz" after the opcode, without the dot
+  std::vector<Type> types;             // the type modifiers, in order (cvt: dst, src)
+  Space space = Space::kGeneric;       // state space modifier of ld/st/atom/cvta
+  int vector_width = 1;                // .v2 / .v4
+  std::string guard;                   // "@%p" guard register, empty when none
+  bool guard_negated = false;
+  std::vector<Operand> operands;
+
+  bool HasModifier(const std::string& m) const;
+  Type type() const { return types.empty() ? Type::kNone : types.back(); }
+};
+
+struct Block {
+  enum class Exit : uint8_t { kBranch, kConditional, kReturn };
+  std::string label;              // empty for unlabelled blocks
+  std::vector<Instruction> body;  // straight-line, no branches
+  Exit exit = Exit::kReturn;
+  int target = -1;        // kBranch, and kConditional when taken
+  int fallthrough = -1;   // kConditional when not taken
+  std::string condition;  // kConditional: predicate register
+  bool condition_negated = false;
+  int line = 0;  // of the terminator, for messages
+};
+
+struct Param {
+  std::string name;
+  Type type = Type::kNone;  // element type
+  int align = 0;            // bytes
+  int count = 1;            // array elements (.b8 name[16]); 1 for scalars
+  int offset = 0;           // in the parameter block, CUDA's layout
+  int size() const;
+};
+
+struct Variable {
+  std::string name;
+  Space space = Space::kShared;
+  Type type = Type::kNone;
+  int align = 0;
+  int64_t count = 1;  // elements; 0 for an unsized extern array
+  bool is_extern = false;
+  int line = 0;
+};
+
+struct Function {
+  std::string name;
+  bool is_entry = false;
+  int line = 0;
+  std::vector<Param> params;
+  int param_block_bytes = 0;
+  std::map<std::string, Type> registers;  // every declared register
+  std::vector<Variable> variables;        // .shared etc. declared inside
+  std::vector<Block> blocks;              // blocks[0] is the entry
+};
+
+struct Module {
+  std::string version;  // "9.0"
+  std::string target;   // "sm_75"
+  int address_size = 64;
+  std::vector<Variable> variables;  // module scope
+  std::vector<Function> functions;
+};
+
+}  // namespace streamhal::ptx
+
+#endif  // STREAMHAL_PTX_IR_H_

@@ -1,0 +1,652 @@
+#include "ptx/parser.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "ptx/lexer.h"
+
+namespace streamhal::ptx {
+namespace {
+
+#define SH_PTX_RETURN_IF_ERROR(expr) \
+  do {                               \
+    absl::Status _st = (expr);       \
+    if (!_st.ok()) return _st;       \
+  } while (false)
+
+absl::Status SyntaxError(int line, const std::string& what) {
+  return absl::InvalidArgumentError(absl::StrCat("ptx line ", line, ": ", what));
+}
+absl::Status Unsupported(int line, const std::string& what) {
+  return absl::UnimplementedError(absl::StrCat("ptx line ", line, ": unsupported ", what));
+}
+
+// Parses an integer literal (decimal, 0x hex, optional U suffix).
+bool ParseInteger(std::string text, int64_t* out) {
+  if (!text.empty() && (text.back() == 'U' || text.back() == 'u')) text.pop_back();
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    uint64_t v = 0;
+    if (!absl::SimpleHexAtoi(text.substr(2), &v)) return false;
+    *out = static_cast<int64_t>(v);
+    return true;
+  }
+  if (text.find('.') != std::string::npos || text.find('e') != std::string::npos ||
+      text.find('E') != std::string::npos) {
+    return false;
+  }
+  uint64_t v = 0;
+  if (!absl::SimpleAtoi(text, &v)) return false;
+  *out = static_cast<int64_t>(v);
+  return true;
+}
+
+// One statement of a function body before blocks are formed.
+struct Item {
+  std::string label;  // a label, or empty for an instruction
+  Instruction inst;
+};
+
+class Parser {
+ public:
+  explicit Parser(std::vector<Token> tokens) : tokens_(std::move(tokens)) {}
+
+  absl::StatusOr<Module> Run() {
+    Module module;
+    while (!AtEnd()) {
+      const Token& t = Peek();
+      if (t.kind != Token::Kind::kWord) return SyntaxError(t.line, "expected a directive");
+      if (t.text == ".version") {
+        Next();
+        module.version = Next().text;
+      } else if (t.text == ".target") {
+        Next();
+        module.target = Next().text;
+        while (IsPunct(",")) {
+          Next();
+          Next();
+        }
+      } else if (t.text == ".address_size") {
+        Next();
+        int64_t bits = 0;
+        const Token& v = Next();
+        if (!ParseInteger(v.text, &bits)) return SyntaxError(v.line, "bad .address_size");
+        if (bits != 64) return Unsupported(v.line, ".address_size other than 64");
+        module.address_size = static_cast<int>(bits);
+      } else if (t.text == ".visible" || t.text == ".weak" || t.text == ".extern" ||
+                 t.text == ".entry" || t.text == ".func" || t.text == ".shared" ||
+                 t.text == ".global" || t.text == ".const") {
+        SH_PTX_RETURN_IF_ERROR(ParseModuleItem(module));
+      } else if (t.text == ".file" || t.text == ".section" || t.text == ".loc") {
+        return Unsupported(t.line, absl::StrCat("directive ", t.text, " (debug information)"));
+      } else {
+        return Unsupported(t.line, absl::StrCat("directive '", t.text, "'"));
+      }
+    }
+    return module;
+  }
+
+ private:
+  const Token& Peek(size_t ahead = 0) const {
+    const size_t i = pos_ + ahead;
+    return i < tokens_.size() ? tokens_[i] : tokens_.back();
+  }
+  const Token& Next() {
+    const Token& t = Peek();
+    if (pos_ < tokens_.size() - 1) ++pos_;
+    return t;
+  }
+  bool AtEnd() const { return Peek().kind == Token::Kind::kEnd; }
+  bool IsPunct(const char* p, size_t ahead = 0) const {
+    return Peek(ahead).kind == Token::Kind::kPunct && Peek(ahead).text == p;
+  }
+  bool IsWord(const char* w) const { return Peek().kind == Token::Kind::kWord && Peek().text == w; }
+  absl::Status Expect(const char* p) {
+    if (!IsPunct(p)) {
+      return SyntaxError(Peek().line,
+                         absl::StrCat("expected '", p, "' before '", Peek().text, "'"));
+    }
+    Next();
+    return absl::OkStatus();
+  }
+  absl::Status ExpectInteger(int64_t* out) {
+    const Token& t = Next();
+    if (t.kind != Token::Kind::kNumber || !ParseInteger(t.text, out)) {
+      return SyntaxError(t.line, absl::StrCat("expected an integer, got '", t.text, "'"));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseModuleItem(Module& module) {
+    bool is_extern = false;
+    const int line = Peek().line;
+    while (IsWord(".visible") || IsWord(".weak") || IsWord(".extern")) {
+      if (Peek().text == ".extern") is_extern = true;
+      Next();
+    }
+    if (IsWord(".entry")) {
+      Next();
+      Function f;
+      f.is_entry = true;
+      f.line = line;
+      SH_PTX_RETURN_IF_ERROR(ParseEntry(f));
+      module.functions.push_back(std::move(f));
+      return absl::OkStatus();
+    }
+    if (IsWord(".func")) {
+      return Unsupported(line, ".func (device function calls are not translated yet)");
+    }
+    Variable v;
+    v.is_extern = is_extern;
+    SH_PTX_RETURN_IF_ERROR(ParseVariable(v));
+    module.variables.push_back(std::move(v));
+    return absl::OkStatus();
+  }
+
+  // [.extern] .shared/.global/.const [.align N] .type name[N] [= init];
+  absl::Status ParseVariable(Variable& v) {
+    const Token& space = Next();
+    v.line = space.line;
+    if (space.text == ".shared") {
+      v.space = Space::kShared;
+    } else if (space.text == ".global" || space.text == ".const") {
+      return Unsupported(space.line,
+                         absl::StrCat(space.text, " module variables (cuModuleGetGlobal data)"));
+    } else if (space.text == ".local") {
+      return Unsupported(space.line, ".local memory (the stack)");
+    } else {
+      return SyntaxError(space.line, absl::StrCat("unexpected '", space.text, "'"));
+    }
+    while (Peek().kind == Token::Kind::kWord && Peek().text[0] == '.') {
+      const Token& t = Next();
+      if (t.text == ".align") {
+        int64_t a = 0;
+        SH_PTX_RETURN_IF_ERROR(ExpectInteger(&a));
+        v.align = static_cast<int>(a);
+      } else if (TypeFromName(t.text.substr(1)) != Type::kNone) {
+        v.type = TypeFromName(t.text.substr(1));
+      } else {
+        return Unsupported(t.line, absl::StrCat("variable attribute ", t.text));
+      }
+    }
+    if (v.type == Type::kNone || v.type == Type::kPred) {
+      return SyntaxError(v.line, "variable without a type");
+    }
+    const Token& name = Next();
+    if (name.kind != Token::Kind::kWord) return SyntaxError(name.line, "expected a variable name");
+    v.name = name.text;
+    v.count = 1;
+    if (IsPunct("[")) {
+      Next();
+      if (IsPunct("]")) {
+        v.count = 0;
+      } else {
+        SH_PTX_RETURN_IF_ERROR(ExpectInteger(&v.count));
+      }
+      SH_PTX_RETURN_IF_ERROR(Expect("]"));
+      if (IsPunct("[")) return Unsupported(v.line, "multi-dimensional variable");
+    }
+    if (v.count == 0 && !v.is_extern) return SyntaxError(v.line, "unsized non-extern array");
+    if (IsPunct("=")) return Unsupported(v.line, "variable initializer");
+    if (v.align == 0) v.align = TypeBits(v.type) / 8;
+    return Expect(";");
+  }
+
+  absl::Status ParseEntry(Function& f) {
+    const Token& name = Next();
+    if (name.kind != Token::Kind::kWord) return SyntaxError(name.line, "expected a kernel name");
+    f.name = name.text;
+    if (IsPunct("(")) {
+      Next();
+      while (!IsPunct(")")) {
+        Param p;
+        SH_PTX_RETURN_IF_ERROR(ParseParam(p));
+        // CUDA lays parameters out at their natural (or .align) alignment.
+        const int align = p.align;
+        f.param_block_bytes = (f.param_block_bytes + align - 1) / align * align;
+        p.offset = f.param_block_bytes;
+        f.param_block_bytes += p.size();
+        f.params.push_back(std::move(p));
+        if (IsPunct(","))
+          Next();
+        else if (!IsPunct(")"))
+          return SyntaxError(Peek().line, "expected ',' or ')'");
+      }
+      Next();
+    }
+    // Performance directives (.maxntid, .reqntid, .minnctapersm, ...).
+    while (Peek().kind == Token::Kind::kWord && Peek().text[0] == '.') {
+      const Token& d = Next();
+      if (d.text == ".reqntid") return Unsupported(d.line, ".reqntid");
+      while (Peek().kind == Token::Kind::kNumber || IsPunct(",")) Next();
+    }
+    SH_PTX_RETURN_IF_ERROR(Expect("{"));
+    std::vector<Item> items;
+    int depth = 1;
+    while (depth > 0) {
+      if (AtEnd()) return SyntaxError(Peek().line, "unterminated function body");
+      if (IsPunct("{")) {
+        Next();
+        ++depth;
+        continue;
+      }
+      if (IsPunct("}")) {
+        Next();
+        --depth;
+        continue;
+      }
+      SH_PTX_RETURN_IF_ERROR(ParseStatement(f, items));
+    }
+    return BuildBlocks(f, std::move(items));
+  }
+
+  absl::Status ParseParam(Param& p) {
+    const Token& kw = Next();
+    if (kw.text != ".param") return SyntaxError(kw.line, "expected .param");
+    while (Peek().kind == Token::Kind::kWord && Peek().text[0] == '.') {
+      const Token& t = Next();
+      if (t.text == ".align") {
+        int64_t a = 0;
+        SH_PTX_RETURN_IF_ERROR(ExpectInteger(&a));
+        p.align = static_cast<int>(a);
+      } else if (t.text == ".ptr" || t.text == ".global" || t.text == ".const" ||
+                 t.text == ".shared" || t.text == ".local") {
+        // Pointer attributes (.ptr .global .align N): the value is a u64.
+      } else if (TypeFromName(t.text.substr(1)) != Type::kNone) {
+        p.type = TypeFromName(t.text.substr(1));
+      } else {
+        return Unsupported(t.line, absl::StrCat("parameter attribute ", t.text));
+      }
+    }
+    if (p.type == Type::kNone || p.type == Type::kPred) {
+      return SyntaxError(Peek().line, "parameter without a type");
+    }
+    const Token& name = Next();
+    if (name.kind != Token::Kind::kWord) return SyntaxError(name.line, "expected a parameter name");
+    p.name = name.text;
+    if (IsPunct("[")) {
+      Next();
+      int64_t count = 0;
+      SH_PTX_RETURN_IF_ERROR(ExpectInteger(&count));
+      SH_PTX_RETURN_IF_ERROR(Expect("]"));
+      if (count <= 0 || count > 4096) return SyntaxError(name.line, "bad parameter array size");
+      p.count = static_cast<int>(count);
+    }
+    const int natural = TypeBits(p.type) / 8;
+    if (p.align == 0) p.align = natural;
+    if (p.align <= 0 || (p.align & (p.align - 1)) != 0) {
+      return SyntaxError(name.line, "bad parameter alignment");
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseStatement(Function& f, std::vector<Item>& items) {
+    const Token& t = Peek();
+    // Label.
+    if (t.kind == Token::Kind::kWord && t.text[0] != '.' && t.text[0] != '%' && IsPunct(":", 1)) {
+      Item item;
+      item.label = t.text;
+      item.inst.line = t.line;
+      Next();
+      Next();
+      items.push_back(std::move(item));
+      return absl::OkStatus();
+    }
+    if (t.kind == Token::Kind::kWord && t.text == ".reg") return ParseRegisters(f);
+    if (t.kind == Token::Kind::kWord && (t.text == ".shared" || t.text == ".local")) {
+      Variable v;
+      SH_PTX_RETURN_IF_ERROR(ParseVariable(v));
+      f.variables.push_back(std::move(v));
+      return absl::OkStatus();
+    }
+    if (t.kind == Token::Kind::kWord && t.text == ".pragma") {
+      while (!IsPunct(";") && !AtEnd()) Next();
+      return Expect(";");
+    }
+    if (t.kind == Token::Kind::kWord && t.text[0] == '.') {
+      return Unsupported(t.line, absl::StrCat("directive '", t.text, "' in a function body"));
+    }
+    Item item;
+    SH_PTX_RETURN_IF_ERROR(ParseInstruction(item.inst));
+    items.push_back(std::move(item));
+    return absl::OkStatus();
+  }
+
+  // .reg .type %r<N>;  or  .reg .type %a, %b;
+  absl::Status ParseRegisters(Function& f) {
+    const Token& kw = Next();
+    Type type = Type::kNone;
+    while (Peek().kind == Token::Kind::kWord && Peek().text[0] == '.') {
+      const Token& t = Next();
+      if (t.text.rfind(".v", 0) == 0) return Unsupported(t.line, "vector registers");
+      type = TypeFromName(t.text.substr(1));
+      if (type == Type::kNone) return Unsupported(t.line, absl::StrCat("register type ", t.text));
+    }
+    if (type == Type::kNone) return SyntaxError(kw.line, ".reg without a type");
+    if (type == Type::kF16) return Unsupported(kw.line, ".f16 registers");
+    while (true) {
+      const Token& name = Next();
+      if (name.kind != Token::Kind::kWord) return SyntaxError(name.line, "expected a register");
+      if (IsPunct("<")) {
+        Next();
+        int64_t count = 0;
+        SH_PTX_RETURN_IF_ERROR(ExpectInteger(&count));
+        SH_PTX_RETURN_IF_ERROR(Expect(">"));
+        if (count < 0 || count > (1 << 20)) return SyntaxError(name.line, "bad register count");
+        for (int64_t i = 0; i < count; ++i) f.registers[absl::StrCat(name.text, i)] = type;
+      } else {
+        f.registers[name.text] = type;
+      }
+      if (!IsPunct(",")) break;
+      Next();
+    }
+    return Expect(";");
+  }
+
+  absl::Status ParseInstruction(Instruction& inst) {
+    inst.line = Peek().line;
+    if (IsPunct("@")) {
+      Next();
+      if (IsPunct("!")) {
+        Next();
+        inst.guard_negated = true;
+      }
+      const Token& g = Next();
+      if (g.kind != Token::Kind::kWord) return SyntaxError(g.line, "expected a guard predicate");
+      inst.guard = g.text;
+    }
+    const Token& op = Next();
+    if (op.kind != Token::Kind::kWord || op.text[0] == '.' || op.text[0] == '%') {
+      return SyntaxError(op.line, absl::StrCat("expected an instruction, got '", op.text, "'"));
+    }
+    std::vector<std::string> parts = absl::StrSplit(op.text, '.');
+    inst.opcode = parts[0];
+    for (size_t i = 1; i < parts.size(); ++i) {
+      const std::string& m = parts[i];
+      if (m.empty()) return SyntaxError(op.line, "empty instruction modifier");
+      inst.modifiers.push_back(m);
+      const Type type = TypeFromName(m);
+      if (type != Type::kNone) {
+        inst.types.push_back(type);
+      } else if (m == "global") {
+        inst.space = Space::kGlobal;
+      } else if (m == "shared") {
+        inst.space = Space::kShared;
+      } else if (m == "param") {
+        inst.space = Space::kParam;
+      } else if (m == "const") {
+        inst.space = Space::kConst;
+      } else if (m == "local") {
+        inst.space = Space::kLocal;
+      } else if (m == "v2") {
+        inst.vector_width = 2;
+      } else if (m == "v4") {
+        inst.vector_width = 4;
+      }
+    }
+    while (!IsPunct(";")) {
+      if (AtEnd()) return SyntaxError(inst.line, "missing ';'");
+      Operand operand;
+      SH_PTX_RETURN_IF_ERROR(ParseOperand(operand));
+      inst.operands.push_back(std::move(operand));
+      if (IsPunct(",")) {
+        Next();
+      } else if (!IsPunct(";")) {
+        return Unsupported(Peek().line,
+                           absl::StrCat("operand syntax '", Peek().text, "' in ", op.text));
+      }
+    }
+    Next();
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseNumber(Operand& o, bool negative) {
+    const Token& t = Next();
+    std::string text = t.text;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'f' || text[1] == 'F')) {
+      uint64_t bits = 0;
+      if (text.size() != 10 || !absl::SimpleHexAtoi(text.substr(2), &bits)) {
+        return SyntaxError(t.line, absl::StrCat("bad float literal ", text));
+      }
+      o.kind = Operand::Kind::kFloat;
+      float f;
+      const uint32_t b32 = static_cast<uint32_t>(bits);
+      std::memcpy(&f, &b32, 4);
+      o.float_value = negative ? -f : f;
+      o.float_bits = negative ? (bits ^ 0x80000000u) : bits;
+      o.float_bits_width = 32;
+      return absl::OkStatus();
+    }
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'd' || text[1] == 'D')) {
+      uint64_t bits = 0;
+      if (text.size() != 18 || !absl::SimpleHexAtoi(text.substr(2), &bits)) {
+        return SyntaxError(t.line, absl::StrCat("bad double literal ", text));
+      }
+      o.kind = Operand::Kind::kFloat;
+      double d;
+      std::memcpy(&d, &bits, 8);
+      o.float_value = negative ? -d : d;
+      o.float_bits = negative ? (bits ^ (uint64_t{1} << 63)) : bits;
+      o.float_bits_width = 64;
+      return absl::OkStatus();
+    }
+    int64_t v = 0;
+    if (ParseInteger(text, &v)) {
+      o.kind = Operand::Kind::kInt;
+      o.int_value = negative ? -v : v;
+      return absl::OkStatus();
+    }
+    double d = 0;
+    if (!absl::SimpleAtod(text, &d)) return SyntaxError(t.line, absl::StrCat("bad number ", text));
+    o.kind = Operand::Kind::kFloat;
+    o.float_value = negative ? -d : d;
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseOperand(Operand& o) {
+    const Token& t = Peek();
+    if (IsPunct("-")) {
+      Next();
+      if (Peek().kind != Token::Kind::kNumber) return Unsupported(t.line, "negated operand");
+      return ParseNumber(o, true);
+    }
+    if (t.kind == Token::Kind::kNumber) return ParseNumber(o, false);
+    if (IsPunct("[")) {
+      Next();
+      o.kind = Operand::Kind::kAddress;
+      if (Peek().kind == Token::Kind::kWord) {
+        o.name = Next().text;
+        o.base_is_symbol = o.name[0] != '%';
+      } else if (Peek().kind == Token::Kind::kNumber) {
+        int64_t v = 0;
+        SH_PTX_RETURN_IF_ERROR(ExpectInteger(&v));
+        o.int_value = v;
+      }
+      if (IsPunct("+") || IsPunct("-")) {
+        const bool neg = Next().text == "-";
+        if (IsPunct("-")) return Unsupported(t.line, "address syntax");
+        int64_t v = 0;
+        SH_PTX_RETURN_IF_ERROR(ExpectInteger(&v));
+        o.int_value = neg ? -v : v;
+      }
+      return Expect("]");
+    }
+    if (IsPunct("{")) {
+      Next();
+      o.kind = Operand::Kind::kVector;
+      while (!IsPunct("}")) {
+        Operand e;
+        SH_PTX_RETURN_IF_ERROR(ParseOperand(e));
+        o.elements.push_back(std::move(e));
+        if (IsPunct(","))
+          Next();
+        else if (!IsPunct("}"))
+          return SyntaxError(Peek().line, "expected ',' or '}'");
+      }
+      Next();
+      return absl::OkStatus();
+    }
+    if (t.kind == Token::Kind::kWord && t.text[0] != '.') {
+      Next();
+      o.name = t.text;
+      o.kind = t.text[0] == '%' ? Operand::Kind::kRegister : Operand::Kind::kSymbol;
+      if (o.kind == Operand::Kind::kSymbol && (IsPunct("+") || IsPunct("-"))) {
+        return Unsupported(t.line, "symbol arithmetic in an operand");
+      }
+      return absl::OkStatus();
+    }
+    return Unsupported(t.line, absl::StrCat("operand '", t.text, "'"));
+  }
+
+  // Forms basic blocks: a block starts at a label and after a branch or
+  // return; a predicated instruction that is not a branch gets a block of its
+  // own, entered when its guard holds.
+  absl::Status BuildBlocks(Function& f, std::vector<Item> items) {
+    std::vector<Block>& blocks = f.blocks;
+    std::vector<std::string> target_labels;  // per block: the label of `target`
+    blocks.emplace_back();
+    target_labels.emplace_back();
+    int return_block = -1;
+    auto start_block = [&](std::string label) {
+      blocks.emplace_back();
+      blocks.back().label = std::move(label);
+      target_labels.emplace_back();
+      return static_cast<int>(blocks.size()) - 1;
+    };
+    bool open = true;  // the last block still takes instructions / falls through
+    for (Item& item : items) {
+      if (!item.label.empty()) {
+        const int prev = static_cast<int>(blocks.size()) - 1;
+        const int next = start_block(item.label);
+        if (open) {
+          blocks[prev].exit = Block::Exit::kBranch;
+          blocks[prev].target = next;
+          blocks[prev].line = item.inst.line;
+        }
+        open = true;
+        continue;
+      }
+      Instruction& inst = item.inst;
+      if (!open) {
+        start_block("");
+        open = true;
+      }
+      const int cur = static_cast<int>(blocks.size()) - 1;
+      if (inst.opcode == "bra") {
+        if (inst.operands.size() != 1 || inst.operands[0].kind != Operand::Kind::kSymbol) {
+          return SyntaxError(inst.line, "bra takes one label");
+        }
+        blocks[cur].line = inst.line;
+        target_labels[cur] = inst.operands[0].name;
+        if (inst.guard.empty()) {
+          blocks[cur].exit = Block::Exit::kBranch;
+          open = false;
+        } else {
+          blocks[cur].exit = Block::Exit::kConditional;
+          blocks[cur].condition = inst.guard;
+          blocks[cur].condition_negated = inst.guard_negated;
+          const int next = start_block("");
+          blocks[cur].fallthrough = next;
+        }
+        continue;
+      }
+      if (inst.opcode == "ret" || inst.opcode == "exit") {
+        blocks[cur].line = inst.line;
+        if (inst.guard.empty()) {
+          blocks[cur].exit = Block::Exit::kReturn;
+          open = false;
+        } else {
+          if (return_block < 0) {
+            return_block = -2;  // made at the end
+          }
+          blocks[cur].exit = Block::Exit::kConditional;
+          blocks[cur].condition = inst.guard;
+          blocks[cur].condition_negated = inst.guard_negated;
+          target_labels[cur] = "\x01return";
+          const int next = start_block("");
+          blocks[cur].fallthrough = next;
+        }
+        continue;
+      }
+      if (!inst.guard.empty()) {
+        // cur -> (guard) guarded -> next; cur -> (!guard) next.
+        const int guarded = start_block("");
+        const int next = start_block("");
+        blocks[cur].exit = Block::Exit::kConditional;
+        blocks[cur].condition = inst.guard;
+        blocks[cur].condition_negated = inst.guard_negated;
+        blocks[cur].target = guarded;
+        blocks[cur].fallthrough = next;
+        blocks[cur].line = inst.line;
+        inst.guard.clear();
+        blocks[guarded].body.push_back(std::move(inst));
+        blocks[guarded].exit = Block::Exit::kBranch;
+        blocks[guarded].target = next;
+        continue;
+      }
+      blocks[cur].body.push_back(std::move(inst));
+    }
+    if (open) blocks.back().exit = Block::Exit::kReturn;
+    if (return_block == -2) {
+      return_block = start_block("");
+      blocks[return_block].exit = Block::Exit::kReturn;
+    }
+    std::map<std::string, int> by_label;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      if (blocks[i].label.empty()) continue;
+      if (!by_label.emplace(blocks[i].label, static_cast<int>(i)).second) {
+        return SyntaxError(blocks[i].line,
+                           absl::StrCat("label ", blocks[i].label, " defined twice"));
+      }
+    }
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      if (target_labels[i].empty()) continue;
+      if (target_labels[i] == "\x01return") {
+        blocks[i].target = return_block;
+        continue;
+      }
+      auto it = by_label.find(target_labels[i]);
+      if (it == by_label.end()) {
+        return SyntaxError(blocks[i].line, absl::StrCat("unknown label ", target_labels[i]));
+      }
+      blocks[i].target = it->second;
+    }
+    return absl::OkStatus();
+  }
+
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+absl::StatusOr<Module> Parse(std::string_view text) {
+  absl::StatusOr<std::vector<Token>> tokens = Lex(text);
+  if (!tokens.ok()) return tokens.status();
+  Parser parser(*std::move(tokens));
+  return parser.Run();
+}
+
+bool LooksLikePtx(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      ++i;
+    } else if (text.substr(i, 2) == "//") {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else {
+      break;
+    }
+  }
+  return text.substr(i, 8) == ".version";
+}
+
+}  // namespace streamhal::ptx

@@ -1,0 +1,1249 @@
+#include "ptx/spirv_emitter.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+#include <set>
+#include <spirv/unified1/spirv.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace streamhal::ptx {
+namespace {
+
+#define SH_PTX_RETURN_IF_ERROR(expr) \
+  do {                               \
+    absl::Status _st = (expr);       \
+    if (!_st.ok()) return _st;       \
+  } while (false)
+
+absl::Status Unsupported(int line, const std::string& what) {
+  return absl::UnimplementedError(absl::StrCat("ptx line ", line, ": unsupported ", what));
+}
+absl::Status Bad(int line, const std::string& what) {
+  return absl::InvalidArgumentError(absl::StrCat("ptx line ", line, ": ", what));
+}
+
+using Words = std::vector<uint32_t>;
+
+void Emit(Words& out, spv::Op op, std::initializer_list<uint32_t> operands) {
+  out.push_back(static_cast<uint32_t>((operands.size() + 1) << 16) | op);
+  out.insert(out.end(), operands.begin(), operands.end());
+}
+void EmitV(Words& out, spv::Op op, const Words& operands) {
+  out.push_back(static_cast<uint32_t>((operands.size() + 1) << 16) | op);
+  out.insert(out.end(), operands.begin(), operands.end());
+}
+void AppendString(Words& out, const std::string& s) {
+  const size_t words = s.size() / 4 + 1;
+  const size_t at = out.size();
+  out.resize(at + words, 0);
+  std::memcpy(out.data() + at, s.data(), s.size());
+}
+
+// Module-wide sections and caches of types and constants.
+class ModuleBuilder {
+ public:
+  uint32_t NewId() { return next_id_++; }
+  uint32_t bound() const { return next_id_; }
+
+  uint32_t Void() {
+    return Cached("void", [&](uint32_t id) { Emit(types_, spv::OpTypeVoid, {id}); });
+  }
+  uint32_t Bool() {
+    return Cached("bool", [&](uint32_t id) { Emit(types_, spv::OpTypeBool, {id}); });
+  }
+  uint32_t Int(int bits) {
+    if (bits == 8) int8_ = true;
+    if (bits == 16) int16_ = true;
+    return Cached(absl::StrCat("i", bits), [&](uint32_t id) {
+      Emit(types_, spv::OpTypeInt, {id, static_cast<uint32_t>(bits), 0});
+    });
+  }
+  uint32_t Float(int bits) {
+    if (bits == 64) float64_ = true;
+    return Cached(absl::StrCat("f", bits), [&](uint32_t id) {
+      Emit(types_, spv::OpTypeFloat, {id, static_cast<uint32_t>(bits)});
+    });
+  }
+  uint32_t Vec3(uint32_t elem) {
+    return Cached(absl::StrCat("v3_", elem), [&](uint32_t id) {
+      Emit(types_, spv::OpTypeVector, {id, elem, 3});
+    });
+  }
+  uint32_t Ptr(spv::StorageClass sc, uint32_t type) {
+    return Cached(absl::StrCat("p", sc, "_", type), [&](uint32_t id) {
+      Emit(types_, spv::OpTypePointer, {id, static_cast<uint32_t>(sc), type});
+    });
+  }
+  uint32_t Array(uint32_t elem, uint32_t length_id, uint32_t stride) {
+    return Cached(absl::StrCat("a", elem, "_", length_id, "_", stride), [&](uint32_t id) {
+      Emit(types_, spv::OpTypeArray, {id, elem, length_id});
+      if (stride) Emit(annotations_, spv::OpDecorate, {id, spv::DecorationArrayStride, stride});
+    });
+  }
+  uint32_t VoidFunction() {
+    const uint32_t v = Void();
+    return Cached("fn", [&](uint32_t id) { Emit(types_, spv::OpTypeFunction, {id, v}); });
+  }
+  uint32_t ConstInt(int bits, uint64_t value) {
+    if (bits < 64) value &= (uint64_t{1} << bits) - 1;
+    const uint32_t type = Int(bits);
+    return Cached(absl::StrCat("ci", bits, "_", value), [&](uint32_t id) {
+      if (bits == 64) {
+        Emit(types_, spv::OpConstant,
+             {type, id, static_cast<uint32_t>(value), static_cast<uint32_t>(value >> 32)});
+      } else {
+        Emit(types_, spv::OpConstant, {type, id, static_cast<uint32_t>(value)});
+      }
+    });
+  }
+  uint32_t ConstFloatBits(int bits, uint64_t raw) {
+    const uint32_t type = Float(bits);
+    return Cached(absl::StrCat("cf", bits, "_", raw), [&](uint32_t id) {
+      if (bits == 64) {
+        Emit(types_, spv::OpConstant,
+             {type, id, static_cast<uint32_t>(raw), static_cast<uint32_t>(raw >> 32)});
+      } else {
+        Emit(types_, spv::OpConstant, {type, id, static_cast<uint32_t>(raw)});
+      }
+    });
+  }
+  uint32_t ConstFloat(int bits, double value) {
+    if (bits == 64) {
+      uint64_t raw;
+      std::memcpy(&raw, &value, 8);
+      return ConstFloatBits(64, raw);
+    }
+    const float f = static_cast<float>(value);
+    uint32_t raw;
+    std::memcpy(&raw, &f, 4);
+    return ConstFloatBits(32, raw);
+  }
+  uint32_t ConstBool(bool v) {
+    const uint32_t type = Bool();
+    return Cached(v ? "true" : "false", [&](uint32_t id) {
+      Emit(types_, v ? spv::OpConstantTrue : spv::OpConstantFalse, {type, id});
+    });
+  }
+  uint32_t GlslStd() {
+    return Cached("glsl", [&](uint32_t id) {
+      Words w{id};
+      AppendString(w, "GLSL.std.450");
+      EmitV(imports_, spv::OpExtInstImport, w);
+    });
+  }
+  // Spec constant SpecId `spec` (u32, default `value`).
+  uint32_t SpecU32(uint32_t spec, uint32_t value) {
+    const uint32_t type = Int(32);
+    return Cached(absl::StrCat("spec", spec), [&](uint32_t id) {
+      Emit(types_, spv::OpSpecConstant, {type, id, value});
+      Emit(annotations_, spv::OpDecorate, {id, spv::DecorationSpecId, spec});
+    });
+  }
+  // The module-wide BuiltIn WorkgroupSize from SpecId 0, 1, 2.
+  uint32_t WorkgroupSize() {
+    const uint32_t x = SpecU32(0, 1), y = SpecU32(1, 1), z = SpecU32(2, 1);
+    const uint32_t v3 = Vec3(Int(32));
+    return Cached("wgsize", [&](uint32_t id) {
+      Emit(types_, spv::OpSpecConstantComposite, {v3, id, x, y, z});
+      Emit(annotations_, spv::OpDecorate, {id, spv::DecorationBuiltIn, spv::BuiltInWorkgroupSize});
+    });
+  }
+  // An Input variable decorated with `builtin` (a uvec3).
+  uint32_t BuiltinVar(spv::BuiltIn builtin) {
+    const uint32_t ptr = Ptr(spv::StorageClassInput, Vec3(Int(32)));
+    return Cached(absl::StrCat("bi", builtin), [&](uint32_t id) {
+      Emit(types_, spv::OpVariable, {ptr, id, spv::StorageClassInput});
+      Emit(annotations_, spv::OpDecorate,
+           {id, spv::DecorationBuiltIn, static_cast<uint32_t>(builtin)});
+    });
+  }
+  void Name(uint32_t id, const std::string& name) {
+    Words w{id};
+    AppendString(w, name);
+    EmitV(debug_, spv::OpName, w);
+  }
+  void MemberName(uint32_t id, uint32_t member, const std::string& name) {
+    Words w{id, member};
+    AppendString(w, name);
+    EmitV(debug_, spv::OpMemberName, w);
+  }
+
+  Words& types() { return types_; }
+  Words& annotations() { return annotations_; }
+  Words& entry_points() { return entry_points_; }
+  Words& modes() { return modes_; }
+  Words& functions() { return functions_; }
+  bool float_atomics = false;
+
+  Words Finish() {
+    Words out{spv::MagicNumber, 0x00010500, 0, bound(), 0};
+    Emit(out, spv::OpCapability, {spv::CapabilityShader});
+    Emit(out, spv::OpCapability, {spv::CapabilityInt64});
+    Emit(out, spv::OpCapability, {spv::CapabilityPhysicalStorageBufferAddresses});
+    if (int16_) Emit(out, spv::OpCapability, {spv::CapabilityInt16});
+    if (int8_) Emit(out, spv::OpCapability, {spv::CapabilityInt8});
+    if (float64_) Emit(out, spv::OpCapability, {spv::CapabilityFloat64});
+    if (float_atomics) {
+      Emit(out, spv::OpCapability, {spv::CapabilityAtomicFloat32AddEXT});
+      Words w;
+      AppendString(w, "SPV_EXT_shader_atomic_float_add");
+      EmitV(out, spv::OpExtension, w);
+    }
+    out.insert(out.end(), imports_.begin(), imports_.end());
+    Emit(out, spv::OpMemoryModel,
+         {spv::AddressingModelPhysicalStorageBuffer64, spv::MemoryModelGLSL450});
+    for (const Words* s : {&entry_points_, &modes_, &debug_, &annotations_, &types_, &functions_}) {
+      out.insert(out.end(), s->begin(), s->end());
+    }
+    out[3] = bound();
+    return out;
+  }
+
+ private:
+  template <typename F>
+  uint32_t Cached(const std::string& key, F make) {
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    const uint32_t id = NewId();
+    cache_.emplace(key, id);
+    make(id);
+    return id;
+  }
+
+  uint32_t next_id_ = 1;
+  std::map<std::string, uint32_t> cache_;
+  bool int8_ = false, int16_ = false, float64_ = false;
+  Words imports_, entry_points_, modes_, debug_, annotations_, types_, functions_;
+};
+
+// Emits one `.entry`.
+class FunctionEmitter {
+ public:
+  FunctionEmitter(ModuleBuilder& b, const Module& module, const Function& f)
+      : b_(b), module_(module), f_(f) {}
+
+  absl::Status Run() {
+    SH_PTX_RETURN_IF_ERROR(LayOutShared());
+    SH_PTX_RETURN_IF_ERROR(DeclareParams());
+    const uint32_t fn = b_.NewId();
+    b_.Name(fn, f_.name);
+    // Registers.
+    for (const auto& [name, type] : f_.registers) {
+      const uint32_t var = b_.NewId();
+      Emit(vars_, spv::OpVariable,
+           {b_.Ptr(spv::StorageClassFunction, SpvType(type)), var, spv::StorageClassFunction});
+      reg_vars_[name] = {var, type};
+    }
+    const uint32_t u32 = b_.Int(32);
+    block_var_ = b_.NewId();
+    Emit(vars_, spv::OpVariable,
+         {b_.Ptr(spv::StorageClassFunction, u32), block_var_, spv::StorageClassFunction});
+
+    const uint32_t header = b_.NewId(), sw = b_.NewId(), sw_merge = b_.NewId(), cont = b_.NewId(),
+                   merge = b_.NewId();
+    std::vector<uint32_t> labels;
+    for (size_t i = 0; i < f_.blocks.size(); ++i) labels.push_back(b_.NewId());
+    const uint32_t exit_id = static_cast<uint32_t>(f_.blocks.size());
+
+    // Dispatcher: loop { switch (block) { case i: body; block = next; } }
+    // until block == exit. Any CFG runs this way; a structurizer replaces it
+    // for reducible CFGs later.
+    Emit(code_, spv::OpStore, {block_var_, b_.ConstInt(32, 0)});
+    Emit(code_, spv::OpBranch, {header});
+    Emit(code_, spv::OpLabel, {header});
+    Emit(code_, spv::OpLoopMerge, {merge, cont, spv::LoopControlMaskNone});
+    Emit(code_, spv::OpBranch, {sw});
+    Emit(code_, spv::OpLabel, {sw});
+    const uint32_t current = b_.NewId();
+    Emit(code_, spv::OpLoad, {u32, current, block_var_});
+    Emit(code_, spv::OpSelectionMerge, {sw_merge, spv::SelectionControlMaskNone});
+    Words sw_ops{current, sw_merge};
+    for (size_t i = 0; i < labels.size(); ++i) {
+      sw_ops.push_back(static_cast<uint32_t>(i));
+      sw_ops.push_back(labels[i]);
+    }
+    EmitV(code_, spv::OpSwitch, sw_ops);
+    for (size_t i = 0; i < f_.blocks.size(); ++i) {
+      const Block& block = f_.blocks[i];
+      Emit(code_, spv::OpLabel, {labels[i]});
+      for (const Instruction& inst : block.body) SH_PTX_RETURN_IF_ERROR(EmitInstruction(inst));
+      uint32_t next = 0;
+      switch (block.exit) {
+        case Block::Exit::kReturn:
+          next = b_.ConstInt(32, exit_id);
+          break;
+        case Block::Exit::kBranch:
+          next = b_.ConstInt(32, static_cast<uint32_t>(block.target));
+          break;
+        case Block::Exit::kConditional: {
+          auto cond = ReadRegister(block.condition, block.line);
+          if (!cond.ok()) return cond.status();
+          if (cond->second != Type::kPred)
+            return Bad(block.line, "branch guard is not a predicate");
+          next = b_.NewId();
+          const uint32_t taken = b_.ConstInt(32, static_cast<uint32_t>(block.target));
+          const uint32_t not_taken = b_.ConstInt(32, static_cast<uint32_t>(block.fallthrough));
+          Emit(code_, spv::OpSelect,
+               {u32, next, cond->first, block.condition_negated ? not_taken : taken,
+                block.condition_negated ? taken : not_taken});
+          break;
+        }
+      }
+      Emit(code_, spv::OpStore, {block_var_, next});
+      Emit(code_, spv::OpBranch, {sw_merge});
+    }
+    Emit(code_, spv::OpLabel, {sw_merge});
+    Emit(code_, spv::OpBranch, {cont});
+    Emit(code_, spv::OpLabel, {cont});
+    const uint32_t after = b_.NewId(), done = b_.NewId();
+    Emit(code_, spv::OpLoad, {u32, after, block_var_});
+    Emit(code_, spv::OpIEqual, {b_.Bool(), done, after, b_.ConstInt(32, exit_id)});
+    Emit(code_, spv::OpBranchConditional, {done, merge, header});
+    Emit(code_, spv::OpLabel, {merge});
+    Emit(code_, spv::OpReturn, {});
+
+    Words& out = b_.functions();
+    Emit(out, spv::OpFunction, {b_.Void(), fn, spv::FunctionControlMaskNone, b_.VoidFunction()});
+    Emit(out, spv::OpLabel, {b_.NewId()});
+    out.insert(out.end(), vars_.begin(), vars_.end());
+    out.insert(out.end(), code_.begin(), code_.end());
+    Emit(out, spv::OpFunctionEnd, {});
+
+    // Entry point with every global variable it uses (SPIR-V 1.4+).
+    Words ep{spv::ExecutionModelGLCompute, fn};
+    AppendString(ep, f_.name);
+    for (uint32_t v : interface_) ep.push_back(v);
+    EmitV(b_.entry_points(), spv::OpEntryPoint, ep);
+    Emit(b_.modes(), spv::OpExecutionMode, {fn, spv::ExecutionModeLocalSize, 1, 1, 1});
+    b_.WorkgroupSize();
+    return absl::OkStatus();
+  }
+
+ private:
+  using Value = std::pair<uint32_t, Type>;  // id, PTX type of the value
+
+  uint32_t SpvType(Type t) {
+    if (t == Type::kPred) return b_.Bool();
+    if (IsFloat(t)) return b_.Float(TypeBits(t));
+    return b_.Int(TypeBits(t));
+  }
+  static Type UintOf(int bits) {
+    switch (bits) {
+      case 8:
+        return Type::kU8;
+      case 16:
+        return Type::kU16;
+      case 32:
+        return Type::kU32;
+      default:
+        return Type::kU64;
+    }
+  }
+
+  void UseGlobal(uint32_t var) {
+    for (uint32_t v : interface_) {
+      if (v == var) return;
+    }
+    interface_.push_back(var);
+  }
+
+  // Static shared variables get byte offsets in one word array; an extern
+  // (dynamic) array starts after them, 16-byte aligned.
+  absl::Status LayOutShared() {
+    uint32_t offset = 0;
+    const Variable* dynamic = nullptr;
+    auto place = [&](const Variable& v) -> absl::Status {
+      if (v.space != Space::kShared) return Unsupported(v.line, "variable state space");
+      if (v.is_extern) {
+        dynamic = &v;
+        return absl::OkStatus();
+      }
+      const uint32_t align = std::max<uint32_t>(4, static_cast<uint32_t>(v.align));
+      offset = (offset + align - 1) / align * align;
+      shared_offsets_[v.name] = offset;
+      const uint64_t bytes = static_cast<uint64_t>(v.count) * (TypeBits(v.type) / 8);
+      if (bytes > (1u << 20)) return Bad(v.line, "shared variable too large");
+      offset += static_cast<uint32_t>(bytes);
+      return absl::OkStatus();
+    };
+    for (const Variable& v : module_.variables) SH_PTX_RETURN_IF_ERROR(place(v));
+    for (const Variable& v : f_.variables) SH_PTX_RETURN_IF_ERROR(place(v));
+    offset = (offset + 15) / 16 * 16;
+    if (dynamic != nullptr) shared_offsets_[dynamic->name] = offset;
+    if (offset == 0 && dynamic == nullptr) return absl::OkStatus();
+    const uint32_t u32 = b_.Int(32);
+    uint32_t length = 0;
+    if (dynamic != nullptr) {
+      // words = static words + SpecId 3 / 4 (the launch's dynamic bytes).
+      const uint32_t dyn_words = b_.NewId();
+      Emit(b_.types(), spv::OpSpecConstantOp,
+           {u32, dyn_words, spv::OpUDiv, b_.SpecU32(3, 16), b_.ConstInt(32, 4)});
+      length = b_.NewId();
+      Emit(b_.types(), spv::OpSpecConstantOp,
+           {u32, length, spv::OpIAdd, dyn_words, b_.ConstInt(32, offset / 4)});
+    } else {
+      length = b_.ConstInt(32, offset / 4);
+    }
+    const uint32_t array = b_.Array(u32, length, 0);
+    shared_var_ = b_.NewId();
+    Emit(b_.types(), spv::OpVariable,
+         {b_.Ptr(spv::StorageClassWorkgroup, array), shared_var_, spv::StorageClassWorkgroup});
+    b_.Name(shared_var_, f_.name + "_shared");
+    UseGlobal(shared_var_);
+    return absl::OkStatus();
+  }
+
+  // The push-constant block: one member per parameter at CUDA's offset.
+  absl::Status DeclareParams() {
+    if (f_.params.empty()) return absl::OkStatus();
+    Words members;
+    members.push_back(0);  // result id, filled below
+    for (const Param& p : f_.params) {
+      const int bits = TypeBits(p.type);
+      if (p.count == 1 && bits >= 32) {
+        members.push_back(SpvType(p.type));
+      } else if (p.count > 1 && p.size() % 4 == 0 && p.align >= 4 && p.offset % 4 == 0) {
+        // Byte arrays (structs by value) as 32-bit words.
+        members.push_back(
+            b_.Array(b_.Int(32), b_.ConstInt(32, static_cast<uint32_t>(p.size() / 4)), 4));
+      } else {
+        return Unsupported(f_.line, absl::StrCat("parameter ", p.name, " (", TypeName(p.type), " x",
+                                                 p.count, ", align ", p.align, ")"));
+      }
+    }
+    const uint32_t block = b_.NewId();
+    members[0] = block;
+    EmitV(b_.types(), spv::OpTypeStruct, members);
+    Emit(b_.annotations(), spv::OpDecorate, {block, spv::DecorationBlock});
+    b_.Name(block, f_.name + "_params");
+    for (size_t i = 0; i < f_.params.size(); ++i) {
+      Emit(b_.annotations(), spv::OpMemberDecorate,
+           {block, static_cast<uint32_t>(i), spv::DecorationOffset,
+            static_cast<uint32_t>(f_.params[i].offset)});
+      b_.MemberName(block, static_cast<uint32_t>(i), f_.params[i].name);
+      param_types_.push_back(members[i + 1]);
+    }
+    param_var_ = b_.NewId();
+    Emit(b_.types(), spv::OpVariable,
+         {b_.Ptr(spv::StorageClassPushConstant, block), param_var_, spv::StorageClassPushConstant});
+    UseGlobal(param_var_);
+    return absl::OkStatus();
+  }
+
+  // --- values ---
+
+  uint32_t Op1(spv::Op op, uint32_t type, uint32_t a) {
+    const uint32_t id = b_.NewId();
+    Emit(code_, op, {type, id, a});
+    return id;
+  }
+  uint32_t Op2(spv::Op op, uint32_t type, uint32_t a, uint32_t c) {
+    const uint32_t id = b_.NewId();
+    Emit(code_, op, {type, id, a, c});
+    return id;
+  }
+  uint32_t Ext(uint32_t type, uint32_t inst, std::initializer_list<uint32_t> args) {
+    const uint32_t id = b_.NewId();
+    Words w{type, id, b_.GlslStd(), inst};
+    w.insert(w.end(), args.begin(), args.end());
+    EmitV(code_, spv::OpExtInst, w);
+    return id;
+  }
+
+  // Converts a value between PTX types the way a register move does:
+  // same width reinterprets the bits, integers widen (sign-extending when
+  // `sign` holds) or truncate.
+  absl::StatusOr<uint32_t> Convert(Value v, Type to, bool sign, int line) {
+    const Type from = v.second;
+    if (SpvType(from) == SpvType(to)) return v.first;
+    if (from == Type::kPred || to == Type::kPred) {
+      return Bad(line, absl::StrCat("cannot use a .", TypeName(from), " value as .", TypeName(to)));
+    }
+    const int fb = TypeBits(from), tb = TypeBits(to);
+    uint32_t id = v.first;
+    if (IsFloat(from)) id = Op1(spv::OpBitcast, b_.Int(fb), id);
+    if (fb != tb) id = Op1(tb > fb && sign ? spv::OpSConvert : spv::OpUConvert, b_.Int(tb), id);
+    if (IsFloat(to)) id = Op1(spv::OpBitcast, SpvType(to), id);
+    return id;
+  }
+
+  absl::StatusOr<Value> ReadRegister(const std::string& name, int line) {
+    auto it = reg_vars_.find(name);
+    if (it != reg_vars_.end()) {
+      const uint32_t id = b_.NewId();
+      Emit(code_, spv::OpLoad, {SpvType(it->second.second), id, it->second.first});
+      return Value{id, it->second.second};
+    }
+    // Special registers.
+    static const std::map<std::string, spv::BuiltIn> kBuiltins = {
+        {"%tid", spv::BuiltInLocalInvocationId},
+        {"%ctaid", spv::BuiltInWorkgroupId},
+        {"%nctaid", spv::BuiltInNumWorkgroups},
+    };
+    const size_t dot = name.find('.');
+    if (dot != std::string::npos && dot + 2 == name.size()) {
+      const std::string base = name.substr(0, dot);
+      const char c = name[dot + 1];
+      const uint32_t index = c == 'x' ? 0 : c == 'y' ? 1 : c == 'z' ? 2 : 3;
+      if (index < 3) {
+        const uint32_t u32 = b_.Int(32), v3 = b_.Vec3(u32);
+        uint32_t vec = 0;
+        if (base == "%ntid") {
+          vec = b_.WorkgroupSize();
+        } else if (kBuiltins.count(base)) {
+          const uint32_t var = b_.BuiltinVar(kBuiltins.at(base));
+          UseGlobal(var);
+          vec = b_.NewId();
+          Emit(code_, spv::OpLoad, {v3, vec, var});
+        }
+        if (vec != 0) {
+          const uint32_t id = b_.NewId();
+          Emit(code_, spv::OpCompositeExtract, {u32, id, vec, index});
+          return Value{id, Type::kU32};
+        }
+      }
+    }
+    return Unsupported(line, absl::StrCat("register ", name));
+  }
+
+  // The operand as a value of type `want`.
+  absl::StatusOr<uint32_t> Read(const Operand& o, Type want, int line) {
+    switch (o.kind) {
+      case Operand::Kind::kRegister: {
+        auto v = ReadRegister(o.name, line);
+        if (!v.ok()) return v.status();
+        return Convert(*v, want, IsSigned(v->second) || IsSigned(want), line);
+      }
+      case Operand::Kind::kInt:
+        if (want == Type::kPred) return b_.ConstBool(o.int_value != 0);
+        if (IsFloat(want)) return b_.ConstFloat(TypeBits(want), static_cast<double>(o.int_value));
+        return b_.ConstInt(TypeBits(want), static_cast<uint64_t>(o.int_value));
+      case Operand::Kind::kFloat:
+        if (!IsFloat(want)) {
+          if (o.float_bits_width == TypeBits(want))
+            return b_.ConstInt(TypeBits(want), o.float_bits);
+          return Bad(line, "float literal for an integer operand");
+        }
+        if (o.float_bits_width == TypeBits(want))
+          return b_.ConstFloatBits(TypeBits(want), o.float_bits);
+        return b_.ConstFloat(TypeBits(want), o.float_value);
+      case Operand::Kind::kSymbol: {
+        auto it = shared_offsets_.find(o.name);
+        if (it != shared_offsets_.end() && IsInteger(want))
+          return b_.ConstInt(TypeBits(want), it->second);
+        return Unsupported(line, absl::StrCat("use of symbol ", o.name, " as a value"));
+      }
+      default:
+        return Bad(line, "unexpected operand");
+    }
+  }
+
+  absl::Status Write(const Operand& o, uint32_t id, Type from, int line) {
+    if (o.kind != Operand::Kind::kRegister) return Bad(line, "destination is not a register");
+    auto it = reg_vars_.find(o.name);
+    if (it == reg_vars_.end()) return Bad(line, absl::StrCat("undeclared register ", o.name));
+    auto converted = Convert({id, from}, it->second.second, IsSigned(from), line);
+    if (!converted.ok()) return converted.status();
+    Emit(code_, spv::OpStore, {it->second.first, *converted});
+    return absl::OkStatus();
+  }
+
+  // --- memory ---
+
+  // The 64-bit address of a global access.
+  absl::StatusOr<uint32_t> GlobalAddress(const Operand& o, int64_t extra, int line) {
+    if (o.kind != Operand::Kind::kAddress) return Bad(line, "expected an address");
+    if (o.name.empty() || o.base_is_symbol) {
+      return Unsupported(line, "global access to a module variable or absolute address");
+    }
+    auto base = Read(Operand{Operand::Kind::kRegister, o.name}, Type::kU64, line);
+    if (!base.ok()) return base;
+    const int64_t off = o.int_value + extra;
+    if (off == 0) return *base;
+    return Op2(spv::OpIAdd, b_.Int(64), *base, b_.ConstInt(64, static_cast<uint64_t>(off)));
+  }
+
+  // The 32-bit byte offset of a shared access.
+  absl::StatusOr<uint32_t> SharedAddress(const Operand& o, int64_t extra, int line) {
+    if (o.kind != Operand::Kind::kAddress) return Bad(line, "expected an address");
+    if (shared_var_ == 0) return Bad(line, "shared access in a kernel without shared memory");
+    uint32_t base;
+    int64_t off = o.int_value + extra;
+    if (o.name.empty()) {
+      base = b_.ConstInt(32, 0);
+    } else if (o.base_is_symbol) {
+      auto it = shared_offsets_.find(o.name);
+      if (it == shared_offsets_.end())
+        return Bad(line, absl::StrCat("unknown shared symbol ", o.name));
+      base = b_.ConstInt(32, 0);
+      off += it->second;
+    } else {
+      auto r = Read(Operand{Operand::Kind::kRegister, o.name}, Type::kU32, line);
+      if (!r.ok()) return r;
+      base = *r;
+    }
+    if (off == 0) return base;
+    return Op2(spv::OpIAdd, b_.Int(32), base, b_.ConstInt(32, static_cast<uint64_t>(off)));
+  }
+
+  uint32_t SharedWordPtr(uint32_t byte_addr) {
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t index = Op2(spv::OpShiftRightLogical, u32, byte_addr, b_.ConstInt(32, 2));
+    const uint32_t ptr = b_.NewId();
+    Emit(code_, spv::OpAccessChain,
+         {b_.Ptr(spv::StorageClassWorkgroup, u32), ptr, shared_var_, index});
+    return ptr;
+  }
+
+  // Loads `type` (any width) at `addr` (u32 for shared, u64 for global).
+  absl::StatusOr<uint32_t> LoadMemory(Space space, uint32_t addr, Type type, int line) {
+    const int bits = TypeBits(type);
+    const uint32_t u32 = b_.Int(32);
+    if (space == Space::kGlobal && bits >= 32) {
+      const uint32_t ptr = Op1(spv::OpConvertUToPtr,
+                               b_.Ptr(spv::StorageClassPhysicalStorageBuffer, SpvType(type)), addr);
+      const uint32_t id = b_.NewId();
+      Emit(code_, spv::OpLoad,
+           {SpvType(type), id, ptr, spv::MemoryAccessAlignedMask, static_cast<uint32_t>(bits / 8)});
+      return id;
+    }
+    // Word loads: sub-word values are shifted out of their aligned word, so
+    // no 8/16-bit storage feature is needed.
+    uint32_t word_addr32 = 0;  // shared
+    uint32_t shift_src = 0;    // the low address bits, u32
+    auto load_word = [&](uint32_t byte_off) -> uint32_t {
+      const uint32_t id = b_.NewId();
+      if (space == Space::kShared) {
+        const uint32_t a =
+            byte_off ? Op2(spv::OpIAdd, u32, word_addr32, b_.ConstInt(32, byte_off)) : word_addr32;
+        Emit(code_, spv::OpLoad, {u32, id, SharedWordPtr(a)});
+      } else {
+        const uint32_t aligned =
+            Op2(spv::OpBitwiseAnd, b_.Int(64), addr, b_.ConstInt(64, ~uint64_t{3}));
+        const uint32_t ptr =
+            Op1(spv::OpConvertUToPtr, b_.Ptr(spv::StorageClassPhysicalStorageBuffer, u32), aligned);
+        Emit(code_, spv::OpLoad, {u32, id, ptr, spv::MemoryAccessAlignedMask, 4});
+      }
+      return id;
+    };
+    if (space == Space::kShared) {
+      word_addr32 = addr;
+      shift_src = addr;
+    } else {
+      shift_src = Op1(spv::OpUConvert, u32, addr);
+    }
+    if (bits == 32) {
+      const uint32_t w = load_word(0);
+      return IsFloat(type) ? Op1(spv::OpBitcast, SpvType(type), w) : w;
+    }
+    if (bits == 64) {
+      const uint32_t u64 = b_.Int(64);
+      const uint32_t lo = Op1(spv::OpUConvert, u64, load_word(0));
+      const uint32_t hi = Op1(spv::OpUConvert, u64, load_word(4));
+      const uint32_t v = Op2(spv::OpBitwiseOr, u64, lo,
+                             Op2(spv::OpShiftLeftLogical, u64, hi, b_.ConstInt(64, 32)));
+      return IsFloat(type) ? Op1(spv::OpBitcast, SpvType(type), v) : v;
+    }
+    if (IsFloat(type)) return Unsupported(line, "16-bit float loads");
+    const uint32_t w = load_word(0);
+    const uint32_t low = Op2(spv::OpBitwiseAnd, u32, shift_src, b_.ConstInt(32, 3));
+    const uint32_t shift = Op2(spv::OpShiftLeftLogical, u32, low, b_.ConstInt(32, 3));
+    const uint32_t shifted = Op2(spv::OpShiftRightLogical, u32, w, shift);
+    return Op1(spv::OpUConvert, b_.Int(bits), shifted);
+  }
+
+  absl::Status StoreMemory(Space space, uint32_t addr, Type type, uint32_t value, int line) {
+    const int bits = TypeBits(type);
+    const uint32_t u32 = b_.Int(32);
+    if (space == Space::kGlobal && bits >= 32) {
+      const uint32_t ptr = Op1(spv::OpConvertUToPtr,
+                               b_.Ptr(spv::StorageClassPhysicalStorageBuffer, SpvType(type)), addr);
+      Emit(code_, spv::OpStore,
+           {ptr, value, spv::MemoryAccessAlignedMask, static_cast<uint32_t>(bits / 8)});
+      return absl::OkStatus();
+    }
+    if (space == Space::kShared && (bits == 32 || bits == 64)) {
+      uint32_t v = IsFloat(type) ? Op1(spv::OpBitcast, b_.Int(bits), value) : value;
+      if (bits == 32) {
+        Emit(code_, spv::OpStore, {SharedWordPtr(addr), v});
+      } else {
+        const uint32_t lo = Op1(spv::OpUConvert, u32, v);
+        const uint32_t hi = Op1(spv::OpUConvert, u32,
+                                Op2(spv::OpShiftRightLogical, b_.Int(64), v, b_.ConstInt(64, 32)));
+        Emit(code_, spv::OpStore, {SharedWordPtr(addr), lo});
+        Emit(code_, spv::OpStore,
+             {SharedWordPtr(Op2(spv::OpIAdd, u32, addr, b_.ConstInt(32, 4))), hi});
+      }
+      return absl::OkStatus();
+    }
+    return Unsupported(line, absl::StrCat(bits, "-bit stores to this state space"));
+  }
+
+  Space AccessSpace(const Instruction& inst) {
+    // Generic addresses are treated as global (shared memory is only reached
+    // through .shared accesses in this translator).
+    return inst.space == Space::kGeneric ? Space::kGlobal : inst.space;
+  }
+
+  absl::Status EmitLoadStore(const Instruction& inst) {
+    const bool is_load = inst.opcode == "ld";
+    const Type type = inst.type();
+    if (type == Type::kNone || type == Type::kPred) return Bad(inst.line, "ld/st needs a type");
+    for (const std::string& m : inst.modifiers) {
+      static const std::set<std::string> kKnown = {
+          "global", "shared", "param",    "v2",      "v4",   "nc",  "ca",  "cg", "cs",
+          "lu",     "cv",     "volatile", "relaxed", "weak", "gpu", "cta", "sys"};
+      if (!kKnown.count(m) && TypeFromName(m) == Type::kNone) {
+        return Unsupported(inst.line, absl::StrCat(inst.opcode, " modifier .", m));
+      }
+    }
+    if (inst.operands.size() != 2) return Bad(inst.line, "ld/st takes two operands");
+    const Operand& addr_op = is_load ? inst.operands[1] : inst.operands[0];
+    const Operand& val_op = is_load ? inst.operands[0] : inst.operands[1];
+    std::vector<const Operand*> values;
+    if (inst.vector_width > 1) {
+      if (val_op.kind != Operand::Kind::kVector ||
+          static_cast<int>(val_op.elements.size()) != inst.vector_width) {
+        return Bad(inst.line, "vector access needs a {...} operand of its width");
+      }
+      for (const Operand& e : val_op.elements) values.push_back(&e);
+    } else {
+      values.push_back(&val_op);
+    }
+    const int size = TypeBits(type) / 8;
+    const Space space = AccessSpace(inst);
+    for (size_t i = 0; i < values.size(); ++i) {
+      const int64_t extra = static_cast<int64_t>(i) * size;
+      if (space == Space::kParam) {
+        if (!is_load) return Unsupported(inst.line, "st.param (device function calls)");
+        auto v = LoadParam(addr_op, extra, type, inst.line);
+        if (!v.ok()) return v.status();
+        SH_PTX_RETURN_IF_ERROR(Write(*values[i], *v, type, inst.line));
+        continue;
+      }
+      if (space != Space::kGlobal && space != Space::kShared) {
+        return Unsupported(inst.line, "state space of ld/st (.local, .const)");
+      }
+      auto addr = space == Space::kGlobal ? GlobalAddress(addr_op, extra, inst.line)
+                                          : SharedAddress(addr_op, extra, inst.line);
+      if (!addr.ok()) return addr.status();
+      if (is_load) {
+        auto v = LoadMemory(space, *addr, type, inst.line);
+        if (!v.ok()) return v.status();
+        SH_PTX_RETURN_IF_ERROR(Write(*values[i], *v, type, inst.line));
+      } else {
+        auto v = Read(*values[i], type, inst.line);
+        if (!v.ok()) return v.status();
+        SH_PTX_RETURN_IF_ERROR(StoreMemory(space, *addr, type, *v, inst.line));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<uint32_t> LoadParam(const Operand& o, int64_t extra, Type type, int line) {
+    if (o.kind != Operand::Kind::kAddress || !o.base_is_symbol) {
+      return Unsupported(line, "ld.param through a register address");
+    }
+    size_t index = 0;
+    while (index < f_.params.size() && f_.params[index].name != o.name) ++index;
+    if (index == f_.params.size()) return Bad(line, absl::StrCat("unknown parameter ", o.name));
+    const Param& p = f_.params[index];
+    const int64_t off = o.int_value + extra;
+    const int bytes = TypeBits(type) / 8;
+    if (off < 0 || off + bytes > p.size()) return Bad(line, "ld.param outside the parameter");
+    const uint32_t member = b_.ConstInt(32, index);
+    if (p.count == 1) {
+      if (off != 0 || bytes != p.size()) return Unsupported(line, "partial load of a parameter");
+      const uint32_t ptr = b_.NewId();
+      Emit(code_, spv::OpAccessChain,
+           {b_.Ptr(spv::StorageClassPushConstant, param_types_[index]), ptr, param_var_, member});
+      const uint32_t id = b_.NewId();
+      Emit(code_, spv::OpLoad, {param_types_[index], id, ptr});
+      auto c = Convert({id, p.type}, type, false, line);
+      return c;
+    }
+    if (off % 4 != 0 || (bytes != 4 && bytes != 8)) {
+      return Unsupported(line, "ld.param of a byte-array parameter other than aligned words");
+    }
+    const uint32_t u32 = b_.Int(32);
+    auto word = [&](int64_t byte) {
+      const uint32_t ptr = b_.NewId();
+      Emit(code_, spv::OpAccessChain,
+           {b_.Ptr(spv::StorageClassPushConstant, u32), ptr, param_var_, member,
+            b_.ConstInt(32, static_cast<uint64_t>(byte / 4))});
+      const uint32_t id = b_.NewId();
+      Emit(code_, spv::OpLoad, {u32, id, ptr});
+      return id;
+    };
+    if (bytes == 4) return Convert({word(off), Type::kU32}, type, false, line);
+    const uint32_t u64 = b_.Int(64);
+    const uint32_t lo = Op1(spv::OpUConvert, u64, word(off));
+    const uint32_t hi = Op1(spv::OpUConvert, u64, word(off + 4));
+    const uint32_t v =
+        Op2(spv::OpBitwiseOr, u64, lo, Op2(spv::OpShiftLeftLogical, u64, hi, b_.ConstInt(64, 32)));
+    return Convert({v, Type::kU64}, type, false, line);
+  }
+
+  absl::Status EmitAtomic(const Instruction& inst) {
+    const bool is_red = inst.opcode == "red";
+    const Type type = inst.type();
+    const size_t n = inst.operands.size();
+    if (n != (is_red ? 2u : 3u)) return Bad(inst.line, "atom/red operand count");
+    const Operand& addr_op = inst.operands[is_red ? 0 : 1];
+    const Operand& val_op = inst.operands[is_red ? 1 : 2];
+    const Space space = AccessSpace(inst);
+    static const std::map<std::string, spv::Op> kIntOps = {{"add", spv::OpAtomicIAdd},
+                                                           {"and", spv::OpAtomicAnd},
+                                                           {"or", spv::OpAtomicOr},
+                                                           {"xor", spv::OpAtomicXor},
+                                                           {"exch", spv::OpAtomicExchange}};
+    std::string what;
+    for (const std::string& m : inst.modifiers) {
+      if (kIntOps.count(m) || m == "min" || m == "max") what = m;
+    }
+    if (what.empty()) return Unsupported(inst.line, absl::StrCat(inst.opcode, " operation"));
+    const int bits = TypeBits(type);
+    spv::Op op;
+    if (IsFloat(type)) {
+      if (what != "add" || bits != 32)
+        return Unsupported(inst.line, "float atomic other than add.f32");
+      op = spv::OpAtomicFAddEXT;
+    } else if (what == "min") {
+      op = IsSigned(type) ? spv::OpAtomicSMin : spv::OpAtomicUMin;
+    } else if (what == "max") {
+      op = IsSigned(type) ? spv::OpAtomicSMax : spv::OpAtomicUMax;
+    } else {
+      op = kIntOps.at(what);
+    }
+    if (bits != 32 && bits != 64) return Unsupported(inst.line, "atomic width");
+    auto value = Read(val_op, type, inst.line);
+    if (!value.ok()) return value.status();
+    uint32_t ptr = 0;
+    uint32_t scope = spv::ScopeDevice;
+    if (space == Space::kGlobal) {
+      auto addr = GlobalAddress(addr_op, 0, inst.line);
+      if (!addr.ok()) return addr.status();
+      ptr = Op1(spv::OpConvertUToPtr, b_.Ptr(spv::StorageClassPhysicalStorageBuffer, SpvType(type)),
+                *addr);
+    } else if (space == Space::kShared) {
+      if (IsFloat(type) || bits != 32)
+        return Unsupported(inst.line, "shared atomic other than 32-bit integer");
+      auto addr = SharedAddress(addr_op, 0, inst.line);
+      if (!addr.ok()) return addr.status();
+      ptr = SharedWordPtr(*addr);
+      scope = spv::ScopeWorkgroup;
+    } else {
+      return Unsupported(inst.line, "atomic state space");
+    }
+    if (IsFloat(type)) b_.float_atomics = true;
+    const uint32_t id = b_.NewId();
+    Emit(code_, op, {SpvType(type), id, ptr, b_.ConstInt(32, scope), b_.ConstInt(32, 0), *value});
+    if (!is_red) SH_PTX_RETURN_IF_ERROR(Write(inst.operands[0], id, type, inst.line));
+    return absl::OkStatus();
+  }
+
+  // --- arithmetic ---
+
+  absl::StatusOr<std::vector<uint32_t>> Sources(const Instruction& inst, size_t count, Type type) {
+    if (inst.operands.size() != count + 1) {
+      return Bad(inst.line, absl::StrCat(inst.opcode, " takes ", count + 1, " operands"));
+    }
+    std::vector<uint32_t> ids;
+    for (size_t i = 1; i <= count; ++i) {
+      auto v = Read(inst.operands[i], type, inst.line);
+      if (!v.ok()) return v.status();
+      ids.push_back(*v);
+    }
+    return ids;
+  }
+
+  static Type Widen(Type t) {
+    switch (t) {
+      case Type::kS16:
+        return Type::kS32;
+      case Type::kS32:
+        return Type::kS64;
+      case Type::kU16:
+      case Type::kB16:
+        return Type::kU32;
+      default:
+        return Type::kU64;
+    }
+  }
+
+  absl::Status EmitArithmetic(const Instruction& inst) {
+    const std::string& op = inst.opcode;
+    const Type type = inst.type();
+    if (type == Type::kNone) return Bad(inst.line, absl::StrCat(op, " needs a type"));
+    if (type == Type::kF16) return Unsupported(inst.line, ".f16 arithmetic");
+    const bool fl = IsFloat(type);
+    const bool sg = IsSigned(type);
+    const uint32_t t = SpvType(type);
+    for (const std::string& m : inst.modifiers) {
+      if (m == "sat" && !fl) return Unsupported(inst.line, "integer .sat");
+      if (m == "cc") return Unsupported(inst.line, "carry (.cc)");
+    }
+    uint32_t result = 0;
+    Type result_type = type;
+    auto unary = [&](spv::Op fop, spv::Op iop) -> absl::Status {
+      auto s = Sources(inst, 1, type);
+      if (!s.ok()) return s.status();
+      result = Op1(fl ? fop : iop, t, (*s)[0]);
+      return absl::OkStatus();
+    };
+    auto binary = [&](spv::Op fop, spv::Op iop) -> absl::Status {
+      auto s = Sources(inst, 2, type);
+      if (!s.ok()) return s.status();
+      result = Op2(fl ? fop : iop, t, (*s)[0], (*s)[1]);
+      return absl::OkStatus();
+    };
+    if (op == "add") {
+      SH_PTX_RETURN_IF_ERROR(binary(spv::OpFAdd, spv::OpIAdd));
+    } else if (op == "sub") {
+      SH_PTX_RETURN_IF_ERROR(binary(spv::OpFSub, spv::OpISub));
+    } else if (op == "mul" || op == "mad") {
+      const bool mad = op == "mad";
+      const size_t count = mad ? 3 : 2;
+      if (fl) {
+        auto s = Sources(inst, count, type);
+        if (!s.ok()) return s.status();
+        result = mad ? Ext(t, GLSLstd450Fma, {(*s)[0], (*s)[1], (*s)[2]})
+                     : Op2(spv::OpFMul, t, (*s)[0], (*s)[1]);
+      } else if (inst.HasModifier("wide")) {
+        const Type wide = Widen(type);
+        if (inst.operands.size() != count + 1) return Bad(inst.line, "operand count");
+        auto a = Read(inst.operands[1], type, inst.line);
+        auto bb = Read(inst.operands[2], type, inst.line);
+        if (!a.ok()) return a.status();
+        if (!bb.ok()) return bb.status();
+        auto wa = Convert({*a, type}, wide, sg, inst.line);
+        auto wb = Convert({*bb, type}, wide, sg, inst.line);
+        if (!wa.ok()) return wa.status();
+        if (!wb.ok()) return wb.status();
+        result = Op2(spv::OpIMul, SpvType(wide), *wa, *wb);
+        if (mad) {
+          auto c = Read(inst.operands[3], wide, inst.line);
+          if (!c.ok()) return c.status();
+          result = Op2(spv::OpIAdd, SpvType(wide), result, *c);
+        }
+        result_type = wide;
+      } else {
+        auto s = Sources(inst, count, type);
+        if (!s.ok()) return s.status();
+        if (inst.HasModifier("hi")) {
+          const uint32_t pair_type = b_.NewId();
+          Emit(b_.types(), spv::OpTypeStruct, {pair_type, t, t});
+          const uint32_t pair =
+              Op2(sg ? spv::OpSMulExtended : spv::OpUMulExtended, pair_type, (*s)[0], (*s)[1]);
+          result = b_.NewId();
+          Emit(code_, spv::OpCompositeExtract, {t, result, pair, 1});
+        } else {
+          result = Op2(spv::OpIMul, t, (*s)[0], (*s)[1]);
+        }
+        if (mad) result = Op2(spv::OpIAdd, t, result, (*s)[2]);
+      }
+    } else if (op == "fma") {
+      auto s = Sources(inst, 3, type);
+      if (!s.ok()) return s.status();
+      if (!fl) return Bad(inst.line, "fma needs a float type");
+      result = Ext(t, GLSLstd450Fma, {(*s)[0], (*s)[1], (*s)[2]});
+    } else if (op == "div") {
+      SH_PTX_RETURN_IF_ERROR(binary(spv::OpFDiv, sg ? spv::OpSDiv : spv::OpUDiv));
+    } else if (op == "rem") {
+      if (fl) return Bad(inst.line, "rem needs an integer type");
+      SH_PTX_RETURN_IF_ERROR(binary(spv::OpFRem, sg ? spv::OpSRem : spv::OpUMod));
+    } else if (op == "min" || op == "max") {
+      auto s = Sources(inst, 2, type);
+      if (!s.ok()) return s.status();
+      const bool mn = op == "min";
+      const uint32_t ext = fl   ? (mn ? GLSLstd450NMin : GLSLstd450NMax)
+                           : sg ? (mn ? GLSLstd450SMin : GLSLstd450SMax)
+                                : (mn ? GLSLstd450UMin : GLSLstd450UMax);
+      result = Ext(t, ext, {(*s)[0], (*s)[1]});
+    } else if (op == "neg") {
+      SH_PTX_RETURN_IF_ERROR(unary(spv::OpFNegate, spv::OpSNegate));
+    } else if (op == "abs") {
+      auto s = Sources(inst, 1, type);
+      if (!s.ok()) return s.status();
+      result = Ext(t, fl ? GLSLstd450FAbs : GLSLstd450SAbs, {(*s)[0]});
+    } else if (op == "sqrt" || op == "rsqrt" || op == "rcp" || op == "ex2" || op == "lg2" ||
+               op == "sin" || op == "cos") {
+      if (!fl) return Bad(inst.line, absl::StrCat(op, " needs a float type"));
+      auto s = Sources(inst, 1, type);
+      if (!s.ok()) return s.status();
+      if (op == "rcp") {
+        result = Op2(spv::OpFDiv, t, b_.ConstFloat(TypeBits(type), 1.0), (*s)[0]);
+      } else {
+        const uint32_t ext = op == "sqrt"    ? GLSLstd450Sqrt
+                             : op == "rsqrt" ? GLSLstd450InverseSqrt
+                             : op == "ex2"   ? GLSLstd450Exp2
+                             : op == "lg2"   ? GLSLstd450Log2
+                             : op == "sin"   ? GLSLstd450Sin
+                                             : GLSLstd450Cos;
+        result = Ext(t, ext, {(*s)[0]});
+      }
+    } else if (op == "and" || op == "or" || op == "xor") {
+      auto s = Sources(inst, 2, type);
+      if (!s.ok()) return s.status();
+      if (type == Type::kPred) {
+        result = Op2(op == "and"  ? spv::OpLogicalAnd
+                     : op == "or" ? spv::OpLogicalOr
+                                  : spv::OpLogicalNotEqual,
+                     t, (*s)[0], (*s)[1]);
+      } else {
+        result = Op2(op == "and"  ? spv::OpBitwiseAnd
+                     : op == "or" ? spv::OpBitwiseOr
+                                  : spv::OpBitwiseXor,
+                     t, (*s)[0], (*s)[1]);
+      }
+    } else if (op == "not") {
+      auto s = Sources(inst, 1, type);
+      if (!s.ok()) return s.status();
+      result = Op1(type == Type::kPred ? spv::OpLogicalNot : spv::OpNot, t, (*s)[0]);
+    } else if (op == "shl" || op == "shr") {
+      if (inst.operands.size() != 3) return Bad(inst.line, "shift takes three operands");
+      auto a = Read(inst.operands[1], type, inst.line);
+      auto amount32 = Read(inst.operands[2], Type::kU32, inst.line);
+      if (!a.ok()) return a.status();
+      if (!amount32.ok()) return amount32.status();
+      const int bits = TypeBits(type);
+      auto amount = Convert({*amount32, Type::kU32}, UintOf(bits), false, inst.line);
+      if (!amount.ok()) return amount.status();
+      const uint32_t max_shift = b_.ConstInt(bits, bits - 1);
+      // PTX clamps shift amounts to the width; SPIR-V leaves larger ones
+      // undefined.
+      if (op == "shr" && sg) {
+        const uint32_t clamped = Ext(t, GLSLstd450UMin, {*amount, max_shift});
+        result = Op2(spv::OpShiftRightArithmetic, t, *a, clamped);
+      } else {
+        const uint32_t shifted =
+            Op2(op == "shl" ? spv::OpShiftLeftLogical : spv::OpShiftRightLogical, t, *a, *amount);
+        const uint32_t too_far = Op2(spv::OpUGreaterThan, b_.Bool(), *amount, max_shift);
+        result = b_.NewId();
+        Emit(code_, spv::OpSelect, {t, result, too_far, b_.ConstInt(bits, 0), shifted});
+      }
+    } else {
+      return Unsupported(inst.line, absl::StrCat("instruction ", op));
+    }
+    if (fl && inst.HasModifier("sat")) {
+      result =
+          Ext(t, GLSLstd450FClamp,
+              {result, b_.ConstFloat(TypeBits(type), 0.0), b_.ConstFloat(TypeBits(type), 1.0)});
+    }
+    return Write(inst.operands[0], result, result_type, inst.line);
+  }
+
+  absl::Status EmitSetp(const Instruction& inst) {
+    const Type type = inst.type();
+    if (inst.operands.size() < 3) return Bad(inst.line, "setp takes at least three operands");
+    if (inst.operands[0].kind != Operand::Kind::kRegister)
+      return Unsupported(inst.line, "setp p|q form");
+    std::string cmp, combine;
+    for (const std::string& m : inst.modifiers) {
+      if (TypeFromName(m) != Type::kNone || m == "ftz") continue;
+      if (m == "and" || m == "or" || m == "xor") {
+        combine = m;
+      } else if (cmp.empty()) {
+        cmp = m;
+      } else {
+        return Unsupported(inst.line, absl::StrCat("setp modifier .", m));
+      }
+    }
+    auto a = Read(inst.operands[1], type, inst.line);
+    auto c = Read(inst.operands[2], type, inst.line);
+    if (!a.ok()) return a.status();
+    if (!c.ok()) return c.status();
+    const bool fl = IsFloat(type), sg = IsSigned(type);
+    static const std::map<std::string, std::array<spv::Op, 3>> kOps = {
+        // float, signed int, unsigned int
+        {"eq", {spv::OpFOrdEqual, spv::OpIEqual, spv::OpIEqual}},
+        {"ne", {spv::OpFOrdNotEqual, spv::OpINotEqual, spv::OpINotEqual}},
+        {"lt", {spv::OpFOrdLessThan, spv::OpSLessThan, spv::OpULessThan}},
+        {"le", {spv::OpFOrdLessThanEqual, spv::OpSLessThanEqual, spv::OpULessThanEqual}},
+        {"gt", {spv::OpFOrdGreaterThan, spv::OpSGreaterThan, spv::OpUGreaterThan}},
+        {"ge", {spv::OpFOrdGreaterThanEqual, spv::OpSGreaterThanEqual, spv::OpUGreaterThanEqual}},
+        {"lo", {spv::OpNop, spv::OpULessThan, spv::OpULessThan}},
+        {"ls", {spv::OpNop, spv::OpULessThanEqual, spv::OpULessThanEqual}},
+        {"hi", {spv::OpNop, spv::OpUGreaterThan, spv::OpUGreaterThan}},
+        {"hs", {spv::OpNop, spv::OpUGreaterThanEqual, spv::OpUGreaterThanEqual}},
+        {"equ", {spv::OpFUnordEqual, spv::OpNop, spv::OpNop}},
+        {"neu", {spv::OpFUnordNotEqual, spv::OpNop, spv::OpNop}},
+        {"ltu", {spv::OpFUnordLessThan, spv::OpNop, spv::OpNop}},
+        {"leu", {spv::OpFUnordLessThanEqual, spv::OpNop, spv::OpNop}},
+        {"gtu", {spv::OpFUnordGreaterThan, spv::OpNop, spv::OpNop}},
+        {"geu", {spv::OpFUnordGreaterThanEqual, spv::OpNop, spv::OpNop}},
+    };
+    const uint32_t boolean = b_.Bool();
+    uint32_t result = 0;
+    if (fl && (cmp == "num" || cmp == "nan")) {
+      const uint32_t na = Op1(spv::OpIsNan, boolean, *a), nc = Op1(spv::OpIsNan, boolean, *c);
+      const uint32_t any = Op2(spv::OpLogicalOr, boolean, na, nc);
+      result = cmp == "nan" ? any : Op1(spv::OpLogicalNot, boolean, any);
+    } else {
+      auto it = kOps.find(cmp);
+      const spv::Op o = it == kOps.end() ? spv::OpNop : it->second[fl ? 0 : sg ? 1 : 2];
+      if (o == spv::OpNop || type == Type::kPred || type == Type::kNone) {
+        return Unsupported(inst.line, absl::StrCat("setp.", cmp, ".", TypeName(type)));
+      }
+      result = Op2(o, boolean, *a, *c);
+    }
+    if (!combine.empty()) {
+      if (inst.operands.size() != 4)
+        return Bad(inst.line, "setp with .and/.or/.xor takes a predicate");
+      auto q = Read(inst.operands[3], Type::kPred, inst.line);
+      if (!q.ok()) return q.status();
+      result = Op2(combine == "and"  ? spv::OpLogicalAnd
+                   : combine == "or" ? spv::OpLogicalOr
+                                     : spv::OpLogicalNotEqual,
+                   boolean, result, *q);
+    } else if (inst.operands.size() != 3) {
+      return Bad(inst.line, "setp takes three operands");
+    }
+    return Write(inst.operands[0], result, Type::kPred, inst.line);
+  }
+
+  absl::Status EmitCvt(const Instruction& inst) {
+    if (inst.types.size() != 2 || inst.operands.size() != 2) {
+      return Bad(inst.line, "cvt takes two types and two operands");
+    }
+    const Type to = inst.types[0], from = inst.types[1];
+    if (to == Type::kF16 || from == Type::kF16) return Unsupported(inst.line, "cvt with .f16");
+    if (inst.HasModifier("sat") && !IsFloat(to)) return Unsupported(inst.line, "integer cvt.sat");
+    auto v = Read(inst.operands[1], from, inst.line);
+    if (!v.ok()) return v.status();
+    const uint32_t t = SpvType(to);
+    uint32_t result = *v;
+    std::string rounding;
+    for (const std::string& m : inst.modifiers) {
+      if (m == "rn" || m == "rz" || m == "rm" || m == "rp" || m == "rni" || m == "rzi" ||
+          m == "rmi" || m == "rpi") {
+        rounding = m;
+      }
+    }
+    auto round = [&](uint32_t type, uint32_t x) -> uint32_t {
+      if (rounding == "rni") return Ext(type, GLSLstd450RoundEven, {x});
+      if (rounding == "rmi") return Ext(type, GLSLstd450Floor, {x});
+      if (rounding == "rpi") return Ext(type, GLSLstd450Ceil, {x});
+      if (rounding == "rzi") return Ext(type, GLSLstd450Trunc, {x});
+      return x;
+    };
+    if (IsFloat(from) && IsFloat(to)) {
+      result = from == to ? *v : Op1(spv::OpFConvert, t, *v);
+      result = round(t, result);
+    } else if (IsFloat(from)) {
+      // PTX float-to-int conversions saturate; SPIR-V leaves out-of-range
+      // values undefined (documented gap).
+      const uint32_t r = round(SpvType(from), *v);
+      result = Op1(IsSigned(to) ? spv::OpConvertFToS : spv::OpConvertFToU, t, r);
+    } else if (IsFloat(to)) {
+      result = Op1(IsSigned(from) ? spv::OpConvertSToF : spv::OpConvertUToF, t, *v);
+    } else {
+      auto c = Convert({*v, from}, to, IsSigned(from), inst.line);
+      if (!c.ok()) return c.status();
+      result = *c;
+    }
+    if (IsFloat(to) && inst.HasModifier("sat")) {
+      result = Ext(t, GLSLstd450FClamp,
+                   {result, b_.ConstFloat(TypeBits(to), 0.0), b_.ConstFloat(TypeBits(to), 1.0)});
+    }
+    return Write(inst.operands[0], result, to, inst.line);
+  }
+
+  absl::Status EmitInstruction(const Instruction& inst) {
+    const std::string& op = inst.opcode;
+    if (op == "ld" || op == "st") return EmitLoadStore(inst);
+    if (op == "atom" || op == "red") return EmitAtomic(inst);
+    if (op == "setp") return EmitSetp(inst);
+    if (op == "cvt") return EmitCvt(inst);
+    if (op == "mov") {
+      if (inst.operands.size() != 2) return Bad(inst.line, "mov takes two operands");
+      const Type type = inst.type();
+      auto v = Read(inst.operands[1], type, inst.line);
+      if (!v.ok()) return v.status();
+      return Write(inst.operands[0], *v, type, inst.line);
+    }
+    if (op == "selp") {
+      if (inst.operands.size() != 4) return Bad(inst.line, "selp takes four operands");
+      const Type type = inst.type();
+      auto a = Read(inst.operands[1], type, inst.line);
+      auto c = Read(inst.operands[2], type, inst.line);
+      auto p = Read(inst.operands[3], Type::kPred, inst.line);
+      if (!a.ok()) return a.status();
+      if (!c.ok()) return c.status();
+      if (!p.ok()) return p.status();
+      const uint32_t id = b_.NewId();
+      Emit(code_, spv::OpSelect, {SpvType(type), id, *p, *a, *c});
+      return Write(inst.operands[0], id, type, inst.line);
+    }
+    if (op == "cvta") {
+      // Generic addresses equal global ones here; shared memory has no
+      // generic addresses in this translator.
+      if (inst.space != Space::kGlobal) return Unsupported(inst.line, "cvta outside .global");
+      if (inst.operands.size() != 2) return Bad(inst.line, "cvta takes two operands");
+      auto v = Read(inst.operands[1], Type::kU64, inst.line);
+      if (!v.ok()) return v.status();
+      return Write(inst.operands[0], *v, Type::kU64, inst.line);
+    }
+    if (op == "bar" || op == "barrier") {
+      if (!(inst.HasModifier("sync") || op == "barrier") || inst.operands.size() != 1 ||
+          inst.operands[0].kind != Operand::Kind::kInt || inst.operands[0].int_value != 0) {
+        return Unsupported(inst.line, "barrier form (only bar.sync 0)");
+      }
+      // CUDA: __syncthreads orders shared and global accesses of the block.
+      Emit(code_, spv::OpControlBarrier,
+           {b_.ConstInt(32, spv::ScopeWorkgroup), b_.ConstInt(32, spv::ScopeWorkgroup),
+            b_.ConstInt(32, spv::MemorySemanticsAcquireReleaseMask |
+                                spv::MemorySemanticsUniformMemoryMask |
+                                spv::MemorySemanticsWorkgroupMemoryMask)});
+      return absl::OkStatus();
+    }
+    if (op == "membar" || op == "fence") {
+      const uint32_t scope = inst.HasModifier("cta") ? spv::ScopeWorkgroup : spv::ScopeDevice;
+      Emit(code_, spv::OpMemoryBarrier,
+           {b_.ConstInt(32, scope), b_.ConstInt(32, spv::MemorySemanticsAcquireReleaseMask |
+                                                        spv::MemorySemanticsUniformMemoryMask |
+                                                        spv::MemorySemanticsWorkgroupMemoryMask)});
+      return absl::OkStatus();
+    }
+    return EmitArithmetic(inst);
+  }
+
+  ModuleBuilder& b_;
+  const Module& module_;
+  const Function& f_;
+  Words vars_, code_;
+  std::vector<uint32_t> interface_;
+  std::map<std::string, std::pair<uint32_t, Type>> reg_vars_;
+  std::map<std::string, uint32_t> shared_offsets_;
+  uint32_t shared_var_ = 0;
+  uint32_t param_var_ = 0;
+  std::vector<uint32_t> param_types_;
+  uint32_t block_var_ = 0;
+};
+
+}  // namespace
+
+absl::StatusOr<std::vector<uint32_t>> EmitSpirv(const Module& module) {
+  ModuleBuilder builder;
+  std::set<std::string> names;
+  for (const Function& f : module.functions) {
+    if (!f.is_entry) return Unsupported(f.line, ".func");
+    if (!names.insert(f.name).second)
+      return Bad(f.line, absl::StrCat("kernel ", f.name, " defined twice"));
+    FunctionEmitter emitter(builder, module, f);
+    SH_PTX_RETURN_IF_ERROR(emitter.Run());
+  }
+  if (module.functions.empty()) return Bad(1, "the module has no .entry kernels");
+  return builder.Finish();
+}
+
+}  // namespace streamhal::ptx
