@@ -37,7 +37,8 @@
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define HIP_SYMBOL(X) X
 
-#if defined(__cplusplus) && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)
+/* hipLaunchKernelGGL needs C++17 (fold expressions, std::apply). */
+#if defined(__cplusplus) && __cplusplus >= 201703L && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)
 namespace streamhal_hip_detail {
 /* hipLaunchKernelGGL(kernel, grid, block, sharedMemBytes, stream, args...):
  * `kernel` is a registered host stub (a function whose parameter list is the
