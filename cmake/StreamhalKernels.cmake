@@ -1,6 +1,6 @@
 # Build-time kernel compilation for streamhal programs.
 #
-#   streamhal_add_kernels(<target> [FORMAT elf|fatbin|spv] [OUTPUT_DIR <dir>]
+#   streamhal_add_kernels(<target> [FORMAT elf|fatbin|spv] [OUTPUT_DIR <dir>] [EMBED]
 #                         SOURCES <a.comp> [<b.comp> ...])
 #
 # Compiles each GLSL compute source with glslangValidator (-V --target-env
@@ -16,6 +16,16 @@
 #   FORMAT fatbin         packs them into one clang offload bundle
 #                         <dir>/<target>.fatbin
 #   FORMAT spv            keeps one <dir>/<source name>.spv per source
+#   EMBED                 instead of a file, <target> is an OBJECT library
+#                         compiled from <dir>/<target>.cc, which holds the image
+#                         (FORMAT elf or fatbin) and registers it when the
+#                         program or shared library is loaded, and
+#                         <dir>/<target>.h (on the target's include path),
+#                         which declares one typed host stub per kernel and one
+#                         host variable per module global. Link <target> into
+#                         a program or shared library with streamhal::hip and
+#                         launch with hipLaunchKernelGGL(<kernel>, ...): no
+#                         module code (streamhal-pack --embed does the work).
 # <dir> defaults to the current binary folder; a relative one is taken from
 # there. <target> is a custom target in ALL; its property STREAMHAL_KERNEL_FILE
 # holds the output path (FORMAT spv: the list of .spv paths), e.g. for
@@ -75,7 +85,7 @@ function(_streamhal_kernel_tools out_dir out_pack)
 endfunction()
 
 function(streamhal_add_kernels target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "FORMAT;OUTPUT_DIR" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "EMBED" "FORMAT;OUTPUT_DIR" "SOURCES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "streamhal_add_kernels(${target}): unknown arguments "
       "'${ARG_UNPARSED_ARGUMENTS}'")
@@ -89,6 +99,9 @@ function(streamhal_add_kernels target)
   if(NOT ARG_FORMAT MATCHES "^(elf|fatbin|spv)$")
     message(FATAL_ERROR "streamhal_add_kernels(${target}): FORMAT must be elf, fatbin or spv, "
       "not '${ARG_FORMAT}'")
+  endif()
+  if(ARG_EMBED AND ARG_FORMAT STREQUAL "spv")
+    message(FATAL_ERROR "streamhal_add_kernels(${target}): EMBED needs FORMAT elf or fatbin")
   endif()
   if(NOT STREAMHAL_GLSLANG_VALIDATOR)
     message(FATAL_ERROR "streamhal_add_kernels(${target}): glslangValidator not found; install "
@@ -133,7 +146,27 @@ function(streamhal_add_kernels target)
     list(APPEND _spvs "${_spv}")
   endforeach()
 
-  if(ARG_FORMAT STREQUAL "spv")
+  if(ARG_EMBED)
+    set(_source "${_out_dir}/${target}.cc")
+    set(_header "${_out_dir}/${target}.h")
+    add_custom_command(
+      OUTPUT "${_source}" "${_header}"
+      COMMAND "${_pack}" "--format=${ARG_FORMAT}" --embed "--header=${_header}" -o "${_source}"
+              ${_spvs}
+      DEPENDS ${_spvs} ${_STREAMHAL_PACK_TARGET}
+      COMMENT "Embedding kernels into ${target}.cc"
+      VERBATIM)
+    add_library(${target} OBJECT "${_source}" "${_header}")
+    # Position-independent, so that shared libraries (dlopen plugins) can hold
+    # registered kernels too. Only the HIP headers are needed here: the
+    # program or library links streamhal itself.
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_include_directories(${target} PUBLIC "${_out_dir}"
+      $<TARGET_PROPERTY:streamhal::hip,INTERFACE_INCLUDE_DIRECTORIES>)
+    target_compile_features(${target} PUBLIC cxx_std_17)
+    set_property(TARGET ${target} PROPERTY STREAMHAL_KERNEL_FILE "${_source}")
+    return()
+  elseif(ARG_FORMAT STREQUAL "spv")
     set(_outputs ${_spvs})
   else()
     set(_outputs "${_out_dir}/${target}.${ARG_FORMAT}")

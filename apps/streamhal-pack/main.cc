@@ -2,11 +2,17 @@
 // which cuModuleLoadData / hipModuleLoadData can load from memory (raw SPIR-V
 // carries no length, so it can only be loaded from a file).
 //
-//   streamhal-pack [--format=elf|fatbin] -o OUT in1.spv [in2.spv ...]
+//   streamhal-pack [--format=elf|fatbin] [--embed [--header=OUT.h]] -o OUT in1.spv ...
 //
 //   elf     an ELF code object, one .spirv section per module (the default)
 //   fatbin  a clang offload bundle holding that ELF code object under our
 //           target id, plus the empty host entry clang always writes
+//   --embed OUT is a C++ source file holding the image instead, which
+//           registers it at start-up (__hipRegisterFatBinary) and defines one
+//           typed host stub per kernel and one host variable per module
+//           global; the header (default: OUT with its extension replaced by
+//           .h) declares them, so a program launches the kernels with
+//           hipLaunchKernelGGL and no module code (embed.cc).
 //
 // Exit status: 0 success, 1 an input or the output failed, 2 bad usage.
 #include <cerrno>
@@ -19,6 +25,7 @@
 #include <vector>
 
 #include "core/code_object.h"
+#include "embed.h"
 
 namespace {
 
@@ -27,18 +34,23 @@ constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 
 constexpr char kUsage[] =
-    "usage: streamhal-pack [--format=elf|fatbin] -o OUT in1.spv [in2.spv ...]\n"
+    "usage: streamhal-pack [--format=elf|fatbin] [--embed [--header=OUT.h]] -o OUT in1.spv ...\n"
     "\n"
     "Packs SPIR-V modules into one kernel image that cuModuleLoadData and\n"
     "hipModuleLoadData accept from memory.\n"
     "  --format=elf     ELF code object, one .spirv section per module (default)\n"
     "  --format=fatbin  clang offload bundle holding that ELF code object\n"
+    "  --embed          write OUT as C++ source that embeds and registers the image,\n"
+    "                   with a typed host stub per kernel for hipLaunchKernelGGL\n"
+    "  --header=OUT.h   the header of --embed (default: OUT with extension .h)\n"
     "  -o OUT           the file to write\n";
 
 enum class Format { kElf, kFatBinary };
 
 struct Options {
   Format format = Format::kElf;
+  bool embed = false;
+  std::string header;
   std::string output;
   std::vector<std::string> inputs;
 };
@@ -69,6 +81,10 @@ int ParseArgs(int argc, char** argv, Options& options) {
       } else {
         return UsageError("unknown format '" + std::string(value) + "' (use elf or fatbin)");
       }
+    } else if (arg == "--embed") {
+      options.embed = true;
+    } else if (arg.substr(0, 9) == "--header=") {
+      options.header = arg.substr(9);
     } else if (arg == "-o" || arg == "--output") {
       if (i + 1 >= argc) return UsageError(std::string(arg) + " needs a file name");
       options.output = argv[++i];
@@ -80,6 +96,14 @@ int ParseArgs(int argc, char** argv, Options& options) {
   }
   if (options.output.empty()) return UsageError("no output file (-o OUT)");
   if (options.inputs.empty()) return UsageError("no input .spv files");
+  if (!options.header.empty() && !options.embed) return UsageError("--header needs --embed");
+  if (options.embed && options.header.empty()) {
+    const size_t slash = options.output.find_last_of('/');
+    const size_t dot = options.output.find_last_of('.');
+    options.header = (dot != std::string::npos && (slash == std::string::npos || dot > slash))
+                         ? options.output.substr(0, dot) + ".h"
+                         : options.output + ".h";
+  }
   return kExitOk;
 }
 
@@ -176,5 +200,18 @@ int main(int argc, char** argv) {
                  check.ok() ? "" : std::string(check.status().message()).c_str());
     return kExitFailed;
   }
-  return WriteFile(options.output, bytes) ? kExitOk : kExitFailed;
+  if (!options.embed) return WriteFile(options.output, bytes) ? kExitOk : kExitFailed;
+  auto sources = streamhal::pack::EmbedSources(bytes, modules, options.header);
+  if (!sources.ok()) {
+    std::fprintf(stderr, "streamhal-pack: error: %s\n",
+                 std::string(sources.status().message()).c_str());
+    return kExitFailed;
+  }
+  const auto as_bytes = [](const std::string& text) {
+    return std::vector<uint8_t>(text.begin(), text.end());
+  };
+  return WriteFile(options.header, as_bytes(sources->header)) &&
+                 WriteFile(options.output, as_bytes(sources->source))
+             ? kExitOk
+             : kExitFailed;
 }

@@ -936,28 +936,5 @@ TEST_F(FunctionAttributeConformance, SetAttributeRejectsBadValuesAndReadOnlyAttr
   EXPECT_EQ(value, device_shared);
 }
 
-// A kernel the program itself contains, as hipcc compiles it.
-__attribute__((noinline)) void HostKernelSymbol() {}
-
-// Limitation: HIP's runtime forms take the kernel as `const void*`, the host
-// symbol of a kernel hipcc compiled into the program. streamhal registers no
-// such kernels (__hipRegisterFunction is unsupported), so these take the
-// hipFunction_t of hipModuleGetFunction instead, and a host symbol is an
-// unknown handle.
-TEST_F(FunctionAttributeConformance, HipRuntimeFormsTakeModuleFunctionsNotHostSymbols) {
-  ProvesLimitation();
-  const void* symbol = reinterpret_cast<const void*>(&HostKernelSymbol);
-  hipFuncAttributes attributes;
-  EXPECT_HIP(hipErrorInvalidHandle, hipFuncGetAttributes(&attributes, symbol));
-  EXPECT_HIP(hipErrorInvalidHandle,
-             hipFuncSetAttribute(symbol, hipFuncAttributeMaxDynamicSharedMemorySize, 0));
-  hipModule_t module = nullptr;
-  hipFunction_t function = LoadHipKernel(kBlockSumGlsl, "block_sum", &module);
-  ASSERT_NE(function, nullptr);
-  EXPECT_HIP(hipSuccess, hipFuncGetAttributes(&attributes, function));
-  EXPECT_HIP(hipSuccess,
-             hipFuncSetAttribute(function, hipFuncAttributeMaxDynamicSharedMemorySize, 0));
-}
-
 }  // namespace
 }  // namespace streamhal::conformance

@@ -124,11 +124,9 @@ SH_HIP_NOT_IMPLEMENTED(hipLinkComplete, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLinkDestroy, nullptr)
 
 // Functions and launches
-SH_HIP_NOT_IMPLEMENTED(hipGetFuncBySymbol, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr,
                        nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipLaunchKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
 SH_HIP_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, nullptr, 0, 0)
@@ -137,24 +135,11 @@ SH_HIP_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, nullptr, 0, 0)
 
 // Events
 
-// Memory
-// Typed symbols: with a nullptr_t argument the const T& overloads would be chosen.
-SH_HIP_NOT_IMPLEMENTED(hipGetSymbolAddress, nullptr, static_cast<const void*>(nullptr))
-SH_HIP_NOT_IMPLEMENTED(hipGetSymbolSize, nullptr, static_cast<const void*>(nullptr))
-
 // Arrays
 SH_HIP_NOT_IMPLEMENTED(hipArrayCreate, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipArrayDestroy, nullptr)
 
 // Copies and fills
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyToSymbol, static_cast<const void*>(nullptr), nullptr, 0, 0,
-                       hipMemcpyHostToDevice)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyToSymbolAsync, static_cast<const void*>(nullptr), nullptr, 0, 0,
-                       hipMemcpyHostToDevice, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyFromSymbol, nullptr, static_cast<const void*>(nullptr), 0, 0,
-                       hipMemcpyDeviceToHost)
-SH_HIP_NOT_IMPLEMENTED(hipMemcpyFromSymbolAsync, nullptr, static_cast<const void*>(nullptr), 0, 0,
-                       hipMemcpyDeviceToHost, nullptr)
 
 // Texture references (deprecated in HIP)
 SH_HIP_NOT_IMPLEMENTED(hipTexRefSetAddressMode, nullptr, 0, hipTextureAddressMode{})
@@ -166,29 +151,6 @@ SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFormat, nullptr, hipArray_Format{}, 0)
 // Graphs and stream capture
 
 // Errors
-
-// The registration entry points return no error code: they register
-// nothing, and launching by host symbol reports hipErrorNotSupported.
-TEST(HipRegistrationNotImplemented, RegistersNothing) {
-  ProvesNotSupported();
-  ASSERT_HIP(hipSuccess, hipInit(0));
-  (void)hipGetLastError();
-  static const unsigned char kImage[16] = {};
-  void** modules = __hipRegisterFatBinary(kImage);
-  EXPECT_EQ(modules, nullptr);
-  static char kName[] = "kernel";
-  dim3 block, grid;
-  int warp_size = 0;
-  __hipRegisterFunction(modules, kImage, kName, kName, 0, nullptr, nullptr, &block, &grid,
-                        &warp_size);
-  static char kVar[] = "variable";
-  static int host_variable = 0;
-  __hipRegisterVar(modules, &host_variable, kVar, kVar, 0, sizeof(host_variable), 0, 0);
-  __hipUnregisterFatBinary(modules);
-  EXPECT_HIP(hipErrorNotSupported, hipLaunchKernel(kImage, dim3(1), dim3(1), nullptr, 0, nullptr));
-  EXPECT_HIP(hipErrorNotSupported, hipGetLastError());
-  EXPECT_HIP(hipSuccess, hipGetLastError());
-}
 
 }  // namespace
 }  // namespace streamhal::conformance

@@ -401,29 +401,5 @@ TEST_F(OccupancyConformance, FixedBlockKernelsTakeOnlyTheirBlockSize) {
   EXPECT_EQ(grid, blocks * DeviceAttribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
 }
 
-// The runtime forms take a hipFunction_t where AMD's take a kernel's host
-// symbol: a host function is not a kernel here.
-void HostKernelSymbol() {}
-
-TEST_F(OccupancyConformance, HipRuntimeFormsTakeModuleFunctionsNotHostSymbols) {
-  ProvesLimitation();
-  const void* symbol = reinterpret_cast<const void*>(&HostKernelSymbol);
-  int blocks = 0, grid = 0, block = 0;
-  EXPECT_HIP(hipErrorInvalidHandle,
-             hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, symbol, 64, 0));
-  EXPECT_HIP(hipErrorInvalidHandle, hipOccupancyMaxPotentialBlockSize(&grid, &block, symbol, 0, 0));
-  EXPECT_HIP(hipErrorInvalidHandle,
-             hipFuncSetCacheConfig(symbol, hipFuncCachePreferShared));
-  EXPECT_HIP(hipErrorInvalidHandle,
-             hipFuncSetSharedMemConfig(symbol, hipSharedMemBankSizeFourByte));
-  hipModule_t module = nullptr;
-  hipFunction_t function = LoadHipKernel(kBlockSumGlsl, "block_sum", &module);
-  ASSERT_NE(function, nullptr);
-  EXPECT_HIP(hipSuccess, hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, 64, 0));
-  EXPECT_HIP(hipSuccess, hipOccupancyMaxPotentialBlockSize(&grid, &block, function, 0, 0));
-  EXPECT_HIP(hipSuccess, hipFuncSetCacheConfig(function, hipFuncCachePreferShared));
-  EXPECT_HIP(hipSuccess, hipFuncSetSharedMemConfig(function, hipSharedMemBankSizeFourByte));
-}
-
 }  // namespace
 }  // namespace streamhal::conformance

@@ -531,6 +531,7 @@ struct TypeInfo {
   TypeKind kind = TypeKind::kOther;
   uint32_t id = 0;
   uint32_t bits = 0;              // scalars
+  bool is_signed = false;         // integer scalars
   uint32_t count = 0;             // vector components, matrix columns
   uint32_t element = 0;           // component, column, element or pointee type
   uint32_t storage_class = 0;     // pointers
@@ -857,6 +858,8 @@ absl::Status Reflector::AddType(const Instruction& inst) {
       SH_RETURN_IF_ERROR(need_words(3));
       type.kind = inst.opcode == spv::OpTypeInt ? TypeKind::kInt : TypeKind::kFloat;
       type.bits = m_.Word(inst, 2);
+      type.is_signed =
+          inst.opcode == spv::OpTypeInt && inst.word_count >= 4 && m_.Word(inst, 3) != 0;
       if (type.bits == 8 || type.bits == 16 || type.bits == 32 || type.bits == 64) {
         const uint64_t bytes = type.bits / 8;
         type.natural = Layout{true, bytes, bytes, {}};
@@ -1523,9 +1526,18 @@ absl::Status Reflector::ReflectParams(uint32_t variable, KernelInfo& kernel) {
       case TypeKind::kInt:
       case TypeKind::kFloat:
         param.kind = ParamKind::kScalar;
+        param.is_float = type->kind == TypeKind::kFloat;
+        param.is_signed = type->is_signed;
+        param.scalar_bits = type->bits;
         break;
       case TypeKind::kVector:
         param.kind = ParamKind::kVector;
+        param.components = type->count;
+        if (const TypeInfo* component = Type(type->element); component != nullptr) {
+          param.is_float = component->kind == TypeKind::kFloat;
+          param.is_signed = component->is_signed;
+          param.scalar_bits = component->bits;
+        }
         break;
       case TypeKind::kMatrix:
         param.kind = ParamKind::kMatrix;

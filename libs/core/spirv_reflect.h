@@ -86,6 +86,12 @@ struct ParamInfo {
   uint32_t offset = 0;
   uint32_t size = 0;  // extent, see the file comment
   ParamKind kind = ParamKind::kScalar;
+  // Scalars, and the components of vectors: the SPIR-V numeric type (what a
+  // generated host declaration needs; the runtime itself copies bytes).
+  bool is_float = false;
+  bool is_signed = false;
+  uint32_t scalar_bits = 0;
+  uint32_t components = 0;  // vectors only
 };
 
 struct KernelInfo {

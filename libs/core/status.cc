@@ -57,6 +57,8 @@ constexpr absl::string_view kNames[] = {
     "kInvalidMemcpyDirection",
     "kInvalidDevicePointer",
     "kInvalidConfiguration",
+    "kInvalidDeviceFunction",
+    "kInvalidSymbol",
     "kUnknown",
 };
 static_assert(std::size(kNames) == static_cast<size_t>(ErrorCode::kCount),
@@ -69,6 +71,7 @@ absl::StatusCode CanonicalFor(ErrorCode code) {
     case ErrorCode::kInvalidValue:
     case ErrorCode::kInvalidDevice:
     case ErrorCode::kInvalidConfiguration:
+    case ErrorCode::kInvalidDeviceFunction:
     case ErrorCode::kInvalidMemcpyDirection:
     case ErrorCode::kInvalidDevicePointer:
       return absl::StatusCode::kInvalidArgument;
@@ -80,6 +83,7 @@ absl::StatusCode CanonicalFor(ErrorCode code) {
     case ErrorCode::kIllegalState:
       return absl::StatusCode::kFailedPrecondition;
     case ErrorCode::kNotFound:
+    case ErrorCode::kInvalidSymbol:
     case ErrorCode::kFileNotFound:
     case ErrorCode::kNoDevice:
       return absl::StatusCode::kNotFound;

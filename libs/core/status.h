@@ -64,6 +64,8 @@ enum class ErrorCode : int {
   kInvalidMemcpyDirection,  // HIP only; CUDA maps it to invalid value
   kInvalidDevicePointer,    // HIP only; CUDA maps it to invalid value
   kInvalidConfiguration,    // launch configuration; CUDA: invalid value
+  kInvalidDeviceFunction,   // HIP only: not a registered kernel; CUDA: invalid value
+  kInvalidSymbol,           // HIP only: not a registered variable; CUDA: not found
   kUnknown,
   kCount,  // number of codes; keep last
 };

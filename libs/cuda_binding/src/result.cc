@@ -54,6 +54,8 @@ CUresult ToCUresult(ErrorCode code) {
     case ErrorCode::kInvalidMemcpyDirection: return CUDA_ERROR_INVALID_VALUE;
     case ErrorCode::kInvalidDevicePointer: return CUDA_ERROR_INVALID_VALUE;
     case ErrorCode::kInvalidConfiguration: return CUDA_ERROR_INVALID_VALUE;
+    case ErrorCode::kInvalidDeviceFunction: return CUDA_ERROR_INVALID_VALUE;
+    case ErrorCode::kInvalidSymbol: return CUDA_ERROR_NOT_FOUND;
     case ErrorCode::kUnknown:
     case ErrorCode::kCount:
       break;

@@ -10,6 +10,8 @@
 #include <cstdint>
 
 #include "core/context.h"
+#include "core/handle.h"
+#include "core/registered_code.h"
 #include "core/runtime.h"
 #include "result.h"
 
@@ -31,6 +33,15 @@ hipError_t RuntimeCall(Body&& body) {
   if (status.ok()) status = RuntimeCurrentContext().status();
   if (status.ok()) status = body();
   return ToHipError(status);
+}
+
+// A kernel passed as `const void*` (hipFuncGetAttributes, hipFuncSetAttribute,
+// the occupancy calculators): the host stub of a registered kernel (AMD's
+// meaning), loaded into the current context, or a hipFunction_t from
+// hipModuleGetFunction.
+inline absl::StatusOr<uint64_t> KernelOf(const void* func) {
+  if (IsRegisteredFunction(func)) return ResolveRegisteredFunction(func);
+  return HandleValue(func);
 }
 
 // Device addresses travel as hipDeviceptr_t (void*) in HIP.

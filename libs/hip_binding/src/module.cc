@@ -71,15 +71,15 @@ hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunc
   });
 }
 
-// HIP's runtime form takes the kernel as `const void*`; in streamhal that is
-// a hipFunction_t from hipModuleGetFunction.
+// HIP's runtime forms take the kernel as `const void*`: a registered host
+// stub or a hipFunction_t (KernelOf).
 hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func) {
   return RuntimeCall([&]() -> absl::Status {
     if (attr == nullptr) {
       return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
                               "hipFuncGetAttributes: attr is null");
     }
-    const uint64_t f = HandleValue(func);
+    SH_ASSIGN_OR_RETURN(const uint64_t f, streamhal::hip::KernelOf(func));
     auto get = [&](FunctionAttribute which, int* out) {
       return streamhal::FuncGetAttribute(out, static_cast<int>(which), f);
     };
@@ -104,21 +104,23 @@ hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func) {
 }
 
 hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int value) {
-  return RuntimeCall([&] {
-    return streamhal::FuncSetAttribute(HandleValue(func), streamhal::EnumArgument(attr), value);
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(const uint64_t f, streamhal::hip::KernelOf(func));
+    return streamhal::FuncSetAttribute(f, streamhal::EnumArgument(attr), value);
   });
 }
 
-// Like hipFuncSetAttribute, `func` is a hipFunction_t.
 hipError_t hipFuncSetCacheConfig(const void* func, hipFuncCache_t config) {
-  return RuntimeCall([&] {
-    return streamhal::FuncSetCacheConfig(HandleValue(func), streamhal::EnumArgument(config));
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(const uint64_t f, streamhal::hip::KernelOf(func));
+    return streamhal::FuncSetCacheConfig(f, streamhal::EnumArgument(config));
   });
 }
 
 hipError_t hipFuncSetSharedMemConfig(const void* func, hipSharedMemConfig config) {
-  return RuntimeCall([&] {
-    return streamhal::FuncSetSharedMemConfig(HandleValue(func), streamhal::EnumArgument(config));
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(const uint64_t f, streamhal::hip::KernelOf(func));
+    return streamhal::FuncSetSharedMemConfig(f, streamhal::EnumArgument(config));
   });
 }
 

@@ -54,9 +54,10 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, const void* f,
                                                         int block_size,
                                                         size_t dyn_shared_mem_per_blk) {
-  return RuntimeCall([&] {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(const uint64_t kernel, streamhal::hip::KernelOf(f));
     return streamhal::OccupancyMaxActiveBlocksPerMultiprocessor(
-        num_blocks, HandleValue(f), block_size, dyn_shared_mem_per_blk, hipOccupancyDefault);
+        num_blocks, kernel, block_size, dyn_shared_mem_per_blk, hipOccupancyDefault);
   });
 }
 
@@ -64,18 +65,20 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* num_blocks
                                                                  int block_size,
                                                                  size_t dyn_shared_mem_per_blk,
                                                                  unsigned int flags) {
-  return RuntimeCall([&] {
-    return streamhal::OccupancyMaxActiveBlocksPerMultiprocessor(
-        num_blocks, HandleValue(f), block_size, dyn_shared_mem_per_blk, flags);
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(const uint64_t kernel, streamhal::hip::KernelOf(f));
+    return streamhal::OccupancyMaxActiveBlocksPerMultiprocessor(num_blocks, kernel, block_size,
+                                                                dyn_shared_mem_per_blk, flags);
   });
 }
 
 hipError_t hipOccupancyMaxPotentialBlockSize(int* grid_size, int* block_size, const void* f,
                                              size_t dyn_shared_mem_per_blk, int block_size_limit) {
-  return RuntimeCall([&] {
-    return streamhal::OccupancyMaxPotentialBlockSize(grid_size, block_size, HandleValue(f),
-                                                     nullptr, dyn_shared_mem_per_blk,
-                                                     block_size_limit, hipOccupancyDefault);
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(const uint64_t kernel, streamhal::hip::KernelOf(f));
+    return streamhal::OccupancyMaxPotentialBlockSize(grid_size, block_size, kernel, nullptr,
+                                                     dyn_shared_mem_per_blk, block_size_limit,
+                                                     hipOccupancyDefault);
   });
 }
 

@@ -58,6 +58,8 @@ hipError_t ToHipError(ErrorCode code) {
     case ErrorCode::kInvalidMemcpyDirection: return hipErrorInvalidMemcpyDirection;
     case ErrorCode::kInvalidDevicePointer: return hipErrorInvalidDevicePointer;
     case ErrorCode::kInvalidConfiguration: return hipErrorInvalidConfiguration;
+    case ErrorCode::kInvalidDeviceFunction: return hipErrorInvalidDeviceFunction;
+    case ErrorCode::kInvalidSymbol: return hipErrorInvalidSymbol;
     case ErrorCode::kUnknown:
     case ErrorCode::kCount:
       break;

@@ -77,38 +77,19 @@ SH_NOT_IMPLEMENTED(hipLinkComplete, (hipLinkState_t, void**, size_t*))
 SH_NOT_IMPLEMENTED(hipLinkDestroy, (hipLinkState_t))
 
 // Functions and launches
-SH_NOT_IMPLEMENTED(hipGetFuncBySymbol, (hipFunction_t*, const void*))
 SH_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernel,
                    (hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int,
                     unsigned int, unsigned int, unsigned int, hipStream_t, void**))
 SH_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernelMultiDevice,
                    (hipFunctionLaunchParams*, unsigned int, unsigned int))
-SH_NOT_IMPLEMENTED(hipLaunchKernel, (const void*, dim3, dim3, void**, size_t, hipStream_t))
 SH_NOT_IMPLEMENTED(hipLaunchCooperativeKernel,
                    (const void*, dim3, dim3, void**, unsigned int, hipStream_t))
 SH_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, (hipLaunchParams*, int, unsigned int))
 SH_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, (hipLaunchParams*, int, unsigned int))
-SH_NOT_IMPLEMENTED_NULL(__hipRegisterFatBinary, (const void*))
-SH_NOT_IMPLEMENTED_VOID(__hipRegisterFunction, (void**, const void*, char*, const char*,
-                                                unsigned int, void*, void*, dim3*, dim3*, int*))
-SH_NOT_IMPLEMENTED_VOID(__hipRegisterVar, (void**, void*, char*, char*, int, size_t, int, int))
-SH_NOT_IMPLEMENTED_VOID(__hipUnregisterFatBinary, (void**))
-
-// Memory
-SH_NOT_IMPLEMENTED(hipGetSymbolAddress, (void**, const void*))
-SH_NOT_IMPLEMENTED(hipGetSymbolSize, (size_t*, const void*))
 
 // Arrays
 SH_NOT_IMPLEMENTED(hipArrayCreate, (hipArray_t*, const HIP_ARRAY_DESCRIPTOR*))
 SH_NOT_IMPLEMENTED(hipArrayDestroy, (hipArray_t))
-
-// Copies and fills
-SH_NOT_IMPLEMENTED(hipMemcpyToSymbol, (const void*, const void*, size_t, size_t, hipMemcpyKind))
-SH_NOT_IMPLEMENTED(hipMemcpyToSymbolAsync,
-                   (const void*, const void*, size_t, size_t, hipMemcpyKind, hipStream_t))
-SH_NOT_IMPLEMENTED(hipMemcpyFromSymbol, (void*, const void*, size_t, size_t, hipMemcpyKind))
-SH_NOT_IMPLEMENTED(hipMemcpyFromSymbolAsync,
-                   (void*, const void*, size_t, size_t, hipMemcpyKind, hipStream_t))
 
 // Texture references (deprecated in HIP)
 SH_NOT_IMPLEMENTED(hipTexRefSetAddressMode, (textureReference*, int, enum hipTextureAddressMode))

@@ -1108,8 +1108,12 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* userData)
 
 /* Code-object registration that compilers emit into host programs with
  * embedded kernels; not meant to be called by hand. The fat binary argument is
- * the wrapper record ("HIPF" magic, version 1, pointer to an offload bundle);
- * the returned handle is passed to the other three. The uint3* and dim3*
+ * the wrapper record ("HIPF" magic, version 1, pointer to an image in any
+ * format hipModuleLoadData takes: offload bundle, ELF code object or
+ * NUL-terminated GLSL); the returned handle is passed to the others. Kernels
+ * are named by deviceName, variables by hostVar, as AMD's runtime does.
+ * Registering one wrapper twice counts: it stays registered until the
+ * matching number of __hipUnregisterFatBinary calls. The uint3* and dim3*
  * out-parameters of __hipRegisterFunction are typed void* and dim3* here. */
 void** __hipRegisterFatBinary(const void* data);
 void __hipRegisterFunction(void** modules, const void* hostFunction, char* deviceFunction,
@@ -1117,6 +1121,11 @@ void __hipRegisterFunction(void** modules, const void* hostFunction, char* devic
                            dim3* blockDim, dim3* gridDim, int* wSize);
 void __hipRegisterVar(void** modules, void* var, char* hostVar, char* deviceVar, int ext,
                       size_t size, int constant, int global);
+/* A managed variable: *pointer receives managed memory of `size` bytes
+ * initialised from init_value; the image's global `name` (a 64-bit pointer)
+ * holds its address. */
+void __hipRegisterManagedVar(void* hipModule, void** pointer, void* init_value, const char* name,
+                             size_t size, unsigned align);
 void __hipUnregisterFatBinary(void** modules);
 
 /* Occupancy -------------------------------------------------------------------------- */
