@@ -91,8 +91,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuIpcOpenMemHandle, nullptr, CUipcMemHandle{}, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuIpcCloseMemHandle, 0)
 
 // Arrays and texture references.
-SH_CUDA_NOT_IMPLEMENTED(cuArrayCreate, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuArrayDestroy, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetArray, nullptr, nullptr, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFormat, nullptr, CUarray_format{}, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetAddressMode, nullptr, 0, CUaddress_mode{})
@@ -147,8 +145,6 @@ SH_HIP_NOT_IMPLEMENTED(hipGetSymbolAddress, nullptr, static_cast<const void*>(nu
 SH_HIP_NOT_IMPLEMENTED(hipGetSymbolSize, nullptr, static_cast<const void*>(nullptr))
 
 // Arrays
-SH_HIP_NOT_IMPLEMENTED(hipArrayCreate, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipArrayDestroy, nullptr)
 
 // Copies and fills
 SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeer, nullptr, 0, nullptr, 0, 0)

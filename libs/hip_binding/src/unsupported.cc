@@ -102,10 +102,6 @@ SH_NOT_IMPLEMENTED_VOID(__hipUnregisterFatBinary, (void**))
 SH_NOT_IMPLEMENTED(hipGetSymbolAddress, (void**, const void*))
 SH_NOT_IMPLEMENTED(hipGetSymbolSize, (size_t*, const void*))
 
-// Arrays
-SH_NOT_IMPLEMENTED(hipArrayCreate, (hipArray_t*, const HIP_ARRAY_DESCRIPTOR*))
-SH_NOT_IMPLEMENTED(hipArrayDestroy, (hipArray_t))
-
 // Copies and fills
 SH_NOT_IMPLEMENTED(hipMemcpyPeer, (void*, int, const void*, int, size_t))
 SH_NOT_IMPLEMENTED(hipMemcpyPeerAsync, (void*, int, const void*, int, size_t, hipStream_t))
