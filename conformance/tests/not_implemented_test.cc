@@ -144,8 +144,6 @@ SH_HIP_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, nullptr, 0, 0)
 SH_HIP_NOT_IMPLEMENTED(hipGetSymbolAddress, nullptr, static_cast<const void*>(nullptr))
 SH_HIP_NOT_IMPLEMENTED(hipGetSymbolSize, nullptr, static_cast<const void*>(nullptr))
 
-// Arrays
-
 // Copies and fills
 SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeer, nullptr, 0, nullptr, 0, 0)
 SH_HIP_NOT_IMPLEMENTED(hipMemcpyPeerAsync, nullptr, 0, nullptr, 0, 0, nullptr)

@@ -1,12 +1,13 @@
 // CUDA arrays as Vulkan images.
 //
 // An array is one VkImage with optimal tiling, bound to memory the
-// allocator sub-allocates (so cuMemGetInfo counts it like cuMemAlloc), and
-// kept in VK_IMAGE_LAYOUT_GENERAL from creation to destruction: copies,
-// sampled reads and storage access all accept GENERAL, and one layout for
-// the image's whole life means no stream has to know what another did to
-// it. The image is created MUTABLE_FORMAT so a texture object can later view
-// integer texels as normalised or sRGB (CUDA's read modes).
+// allocator sub-allocates (so cuMemGetInfo counts it like cuMemAlloc). It
+// rests in VK_IMAGE_LAYOUT_GENERAL from creation to destruction: sampled
+// reads and storage access accept GENERAL, and a copy moves it to the
+// transfer layout and back around itself (command_list.h), so no stream has
+// to know what another did to it. The image is created MUTABLE_FORMAT so a
+// texture object can later view integer texels as normalised or sRGB
+// (CUDA's read modes).
 #ifndef STREAMHAL_VK_BACKEND_IMAGE_H_
 #define STREAMHAL_VK_BACKEND_IMAGE_H_
 
