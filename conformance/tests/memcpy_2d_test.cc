@@ -794,52 +794,5 @@ TEST_F(Memcpy2DConformance, EmptyExtentsSucceedAndWriteNothing) {
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(device));
 }
 
-// Arrays are not available yet (issue 12): an array end is reported as not
-// supported, and nothing is written.
-TEST_F(Memcpy2DConformance, ArrayEndsAreNotSupportedYet) {
-  ProvesLimitation();
-  const CUdeviceptr device = Untouched(256);
-  CUDA_MEMCPY2D c =
-      Copy2D(CU_MEMORYTYPE_ARRAY, nullptr, 0, 0, CU_MEMORYTYPE_DEVICE, nullptr, device, 64, 16, 4);
-  c.srcArray = reinterpret_cast<CUarray>(0x1000);
-  hip_Memcpy2D h = HipCopy2D(c);
-  h.srcArray = reinterpret_cast<hipArray_t>(0x1000);
-  EXPECT_BOTH(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy2D(&c), hipMemcpyParam2D(&h));
-  EXPECT_BOTH(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy2DUnaligned(&c), hipDrvMemcpy2DUnaligned(&h));
-  EXPECT_BOTH(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy2DAsync(&c, nullptr),
-              hipMemcpyParam2DAsync(&h, nullptr));
-  CUDA_MEMCPY3D box = {};
-  box.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-  box.srcDevice = device;
-  box.srcPitch = 64;
-  box.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-  box.dstArray = reinterpret_cast<CUarray>(0x1000);
-  box.WidthInBytes = 16;
-  box.Height = 1;
-  box.Depth = 1;
-  HIP_MEMCPY3D hip_box = {};
-  hip_box.srcMemoryType = hipMemoryTypeDevice;
-  hip_box.srcDevice = AsHipPointer(device);
-  hip_box.srcPitch = 64;
-  hip_box.dstMemoryType = hipMemoryTypeArray;
-  hip_box.dstArray = reinterpret_cast<hipArray_t>(0x1000);
-  hip_box.WidthInBytes = 16;
-  hip_box.Height = 1;
-  hip_box.Depth = 1;
-  EXPECT_BOTH(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy3D(&box), hipDrvMemcpy3D(&hip_box));
-  EXPECT_BOTH(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy3DAsync(&box, nullptr),
-              hipDrvMemcpy3DAsync(&hip_box, nullptr));
-  hipMemcpy3DParms parms = {};
-  parms.srcArray = reinterpret_cast<hipArray_t>(0x1000);
-  parms.dstPtr = make_hipPitchedPtr(AsHipPointer(device), 64, 16, 4);
-  parms.extent = make_hipExtent(16, 1, 1);
-  parms.kind = hipMemcpyDeviceToDevice;
-  EXPECT_HIP(hipErrorNotSupported, hipMemcpy3D(&parms));
-  EXPECT_HIP(hipErrorNotSupported, hipMemcpy3DAsync(&parms, nullptr));
-  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
-  EXPECT_EQ(CudaDownload<uint8_t>(device, 256), std::vector<uint8_t>(256, kUntouched));
-  EXPECT_CU(CUDA_SUCCESS, cuMemFree(device));
-}
-
 }  // namespace
 }  // namespace streamhal::conformance

@@ -88,8 +88,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuIpcOpenMemHandle, nullptr, CUipcMemHandle{}, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuIpcCloseMemHandle, 0)
 
 // Arrays and texture references.
-SH_CUDA_NOT_IMPLEMENTED(cuArrayCreate, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuArrayDestroy, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetArray, nullptr, nullptr, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFormat, nullptr, CUarray_format{}, 0)
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetAddressMode, nullptr, 0, CUaddress_mode{})
@@ -135,9 +133,6 @@ SH_HIP_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, nullptr, 0, 0)
 
 // Events
 
-// Arrays
-SH_HIP_NOT_IMPLEMENTED(hipArrayCreate, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipArrayDestroy, nullptr)
 
 // Copies and fills
 

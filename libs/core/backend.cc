@@ -96,6 +96,25 @@ absl::Status BackendStream::RecordFillRows(BufferRange dst, uint32_t pattern, ui
   return absl::OkStatus();
 }
 
+absl::Status BackendStream::RecordBufferToImage(BackendImage*, const ImageBox&,
+                                                const ImageBufferSide&) {
+  return Error(ErrorCode::kNotSupported, "this backend has no images");
+}
+
+absl::Status BackendStream::RecordImageToBuffer(const ImageBufferSide&, BackendImage*,
+                                                const ImageBox&) {
+  return Error(ErrorCode::kNotSupported, "this backend has no images");
+}
+
+absl::Status BackendStream::RecordImageToImage(BackendImage*, const ImageBox&, BackendImage*,
+                                               const ImageBox&) {
+  return Error(ErrorCode::kNotSupported, "this backend has no images");
+}
+
+absl::StatusOr<std::unique_ptr<BackendImage>> BackendDevice::CreateImage(const ImageDesc&) {
+  return Error(ErrorCode::kNotSupported, "this backend has no images (CUDA arrays)");
+}
+
 absl::Status BackendStream::RecordWait(BackendStream*, uint64_t) {
   return Error(ErrorCode::kNotSupported, "this backend cannot order streams");
 }

@@ -149,6 +149,62 @@ struct CopyBox {
   }
 };
 
+// --- Images (CUDA arrays) ---
+
+// An array's texel format: CUarray_format's values for the element type.
+enum class ArrayFormat : uint32_t {
+  kUint8 = 0x01,
+  kUint16 = 0x02,
+  kUint32 = 0x03,
+  kSint8 = 0x08,
+  kSint16 = 0x09,
+  kSint32 = 0x0a,
+  kHalf = 0x10,
+  kFloat = 0x20,
+};
+
+// The shape of an image as core validated it (CUDA_ARRAY3D_DESCRIPTOR):
+// `height` 0 is a 1-D image, `depth` 0 a 2-D one; with `layered` or
+// `cubemap`, `depth` counts layers (faces for a cubemap: 6 per cube).
+struct ImageDesc {
+  ArrayFormat format = ArrayFormat::kUint8;
+  uint32_t channels = 1;  // 1, 2 or 4
+  uint64_t width = 0;
+  uint64_t height = 0;
+  uint64_t depth = 0;
+  bool layered = false;
+  bool cubemap = false;
+  bool storage = false;  // CUDA_ARRAY3D_SURFACE_LDST: kernels write it
+  bool gather = false;   // CUDA_ARRAY3D_TEXTURE_GATHER
+  uint32_t levels = 1;   // mipmap levels
+};
+
+// A device image (a CUDA array): texels the device owns in a layout of its
+// choosing, reached by copies and, later, by texture and surface objects.
+class BackendImage {
+ public:
+  virtual ~BackendImage() = default;
+  // Device memory the image holds (cuMemGetInfo counts it).
+  virtual uint64_t bytes() const = 0;
+};
+
+// A box of texels of one image level: x, y, z in texels, z the first layer
+// of a layered (or cubemap) image, `depth` its layer count there.
+struct ImageBox {
+  uint32_t level = 0;
+  uint64_t x = 0, y = 0, z = 0;
+  uint64_t width = 1, height = 1, depth = 1;
+};
+
+// Linear memory on the other side of an image copy: rows of `row_texels`
+// texels, slices of `slice_rows` rows, starting at `range` (whose offset is
+// a multiple of the texel size).
+struct ImageBufferSide {
+  BufferRange range;
+  uint64_t row_texels = 0;
+  uint64_t slice_rows = 0;
+};
+
 // What the backend needs to launch one kernel; everything is validated by
 // core beforehand.
 struct KernelLayout {
@@ -273,6 +329,16 @@ class BackendStream {
   virtual absl::Status RecordFillRows(BufferRange dst, uint32_t pattern, uint32_t element_size,
                                       uint64_t count, uint64_t pitch, uint64_t rows);
 
+  // --- Image copies (cuMemcpy*A*, cuMemcpy2D/3D with array ends): one
+  // operation each in stream order. Defaults report kNotSupported.
+  virtual absl::Status RecordBufferToImage(BackendImage* dst, const ImageBox& box,
+                                           const ImageBufferSide& src);
+  virtual absl::Status RecordImageToBuffer(const ImageBufferSide& dst, BackendImage* src,
+                                           const ImageBox& box);
+  // `box` on `src`; the same extent at dst_box's origin on `dst`.
+  virtual absl::Status RecordImageToImage(BackendImage* dst, const ImageBox& dst_box,
+                                          BackendImage* src, const ImageBox& box);
+
   // Submits everything recorded so far and returns the point that is
   // reached when all of it has finished. Points increase monotonically; with
   // nothing recorded, returns the last point again.
@@ -352,6 +418,11 @@ class BackendDevice {
       const std::vector<uint32_t>& spirv);
   virtual absl::StatusOr<std::unique_ptr<BackendKernel>> CreateKernel(BackendModule* module,
                                                                       const KernelLayout& layout);
+
+  // Creates an image (cuArray3DCreate). kInvalidValue, with the reason,
+  // when the device cannot hold this format, shape or usage; kOutOfMemory
+  // as Allocate. The memory counts against GetMemoryInfo's free bytes.
+  virtual absl::StatusOr<std::unique_ptr<BackendImage>> CreateImage(const ImageDesc& desc);
 
   virtual absl::StatusOr<std::unique_ptr<BackendStream>> CreateStream();
   // A recorder for work that streams of this device run with RecordExecute.

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/array.h"
 #include "core/context.h"
 #include "core/memory.h"
 #include "core/runtime.h"
@@ -404,6 +405,9 @@ absl::Status Memset(uint64_t dst, uint32_t value, unsigned element_size, size_t 
 absl::Status Memcpy3D(const Copy3DParams& copy, uint64_t stream_handle, Sync sync) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  if (copy.src.type == MemoryType::kArray || copy.dst.type == MemoryType::kArray) {
+    return ArrayCopy(stream, copy, sync);
+  }
   SH_RETURN_IF_ERROR(ValidateCopy3D(copy, /*allow_empty=*/true));
   if (copy.width == 0 || copy.height == 0 || copy.depth == 0) return absl::OkStatus();
   if ((copy.src.type == MemoryType::kUnified || copy.dst.type == MemoryType::kUnified) &&

@@ -46,8 +46,8 @@ absl::Status Memset(uint64_t dst, uint32_t value, unsigned element_size, size_t 
 // (cuMemcpy2D/3D, hipMemcpy2D/3D and their async forms; a 2-D copy is one
 // slice). Unified ends are classified from the pointer, as cuMemcpy does.
 // A copy with a zero extent succeeds and does nothing, like a 1-D copy of
-// 0 bytes; an array end is kNotSupported for now. In a capturing stream the
-// copy becomes a memcpy node.
+// 0 bytes. A copy with an array end goes to ArrayCopy (array.h). In a
+// capturing stream a linear copy becomes a memcpy node.
 absl::Status Memcpy3D(const Copy3DParams& copy, uint64_t stream, Sync sync);
 
 // Runs a copy that ValidateCopy3D accepted on `stream`, which does not

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "vk_backend/grid_split.h"
 #include "vk_backend/timestamps.h"
@@ -141,6 +142,63 @@ class Translator {
     }
   }
 
+  void ImageCopy(const ImageCopyCommand& c) {
+    // Images rest in GENERAL (image.h); a copy moves them to the transfer
+    // layout for itself and back, so every other command still finds
+    // GENERAL. A copy within one image stays in GENERAL (Vulkan requires it
+    // when source and destination are the same image).
+    constexpr VkImageLayout kRest = VK_IMAGE_LAYOUT_GENERAL;
+    const bool same = c.src_image == c.dst_image;
+    const VkImageLayout src_layout = same ? kRest : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    const VkImageLayout dst_layout = same ? kRest : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    VkImageMemoryBarrier barriers[2];
+    uint32_t count = 0;
+    auto add = [&](VkImage image, VkImageLayout layout, VkAccessFlags access) {
+      if (image == VK_NULL_HANDLE || same) return;
+      VkImageMemoryBarrier& b = barriers[count++];
+      b = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+      b.srcAccessMask = kWorkWrites;
+      b.dstAccessMask = access;
+      b.oldLayout = kRest;
+      b.newLayout = layout;
+      b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b.image = image;
+      b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0,
+                            VK_REMAINING_ARRAY_LAYERS};
+    };
+    add(c.src_image, src_layout, VK_ACCESS_TRANSFER_READ_BIT);
+    add(c.dst_image, dst_layout, VK_ACCESS_TRANSFER_WRITE_BIT);
+    if (count > 0) {
+      f_.pipeline_barrier(t_.command_buffer, kWorkStages, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                          nullptr, 0, nullptr, count, barriers);
+    }
+    switch (c.kind) {
+      case ImageCopyCommand::Kind::kBufferToImage:
+        f_.copy_buffer_to_image(t_.command_buffer, c.buffer, c.dst_image, dst_layout, 1,
+                                &c.buffer_region);
+        break;
+      case ImageCopyCommand::Kind::kImageToBuffer:
+        f_.copy_image_to_buffer(t_.command_buffer, c.src_image, src_layout, c.buffer, 1,
+                                &c.buffer_region);
+        break;
+      case ImageCopyCommand::Kind::kImageToImage:
+        f_.copy_image(t_.command_buffer, c.src_image, src_layout, c.dst_image, dst_layout, 1,
+                      &c.image_region);
+        break;
+    }
+    if (count == 0) return;
+    // Back to GENERAL; the copy's writes are made available here, and the
+    // next command's ordering barrier makes them visible.
+    for (uint32_t i = 0; i < count; ++i) {
+      barriers[i].srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      barriers[i].dstAccessMask = kWorkAccesses;
+      std::swap(barriers[i].oldLayout, barriers[i].newLayout);
+    }
+    f_.pipeline_barrier(t_.command_buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, kWorkStages, 0, 0,
+                        nullptr, 0, nullptr, count, barriers);
+  }
+
   void Timestamp(const TimestampCommand& c) {
     t_.timestamps->RecordWrite(t_.command_buffer, c.slot);
   }
@@ -161,6 +219,11 @@ bool CommandFunctions::Load(VkDevice device, bool synchronization2, bool vulkan1
   dispatch = DeviceFunction<PFN_vkCmdDispatch>(device, "vkCmdDispatch");
   copy_buffer = DeviceFunction<PFN_vkCmdCopyBuffer>(device, "vkCmdCopyBuffer");
   fill_buffer = DeviceFunction<PFN_vkCmdFillBuffer>(device, "vkCmdFillBuffer");
+  copy_buffer_to_image =
+      DeviceFunction<PFN_vkCmdCopyBufferToImage>(device, "vkCmdCopyBufferToImage");
+  copy_image_to_buffer =
+      DeviceFunction<PFN_vkCmdCopyImageToBuffer>(device, "vkCmdCopyImageToBuffer");
+  copy_image = DeviceFunction<PFN_vkCmdCopyImage>(device, "vkCmdCopyImage");
   pipeline_barrier = DeviceFunction<PFN_vkCmdPipelineBarrier>(device, "vkCmdPipelineBarrier");
   if (synchronization2) {
     // Drivers (lavapipe among them) implement vkCmdPipelineBarrier by
@@ -171,7 +234,8 @@ bool CommandFunctions::Load(VkDevice device, bool synchronization2, bool vulkan1
   }
   return bind_pipeline != nullptr && bind_descriptor_sets != nullptr && push_constants != nullptr &&
          dispatch != nullptr && copy_buffer != nullptr && fill_buffer != nullptr &&
-         pipeline_barrier != nullptr;
+         copy_buffer_to_image != nullptr && copy_image_to_buffer != nullptr &&
+         copy_image != nullptr && pipeline_barrier != nullptr;
 }
 
 void CommandList::Grow(size_t needed) {
@@ -221,6 +285,9 @@ void CommandList::RecordInto(const RecordTarget& target, Ordering ordering) cons
         break;
       case CommandType::kTimestamp:
         translator.Timestamp(*reinterpret_cast<const TimestampCommand*>(payload));
+        break;
+      case CommandType::kImageCopy:
+        translator.ImageCopy(*reinterpret_cast<const ImageCopyCommand*>(payload));
         break;
       case CommandType::kBarrier:
         break;  // handled above

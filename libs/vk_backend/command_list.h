@@ -31,7 +31,15 @@ namespace streamhal::vk {
 
 class TimestampRing;
 
-enum class CommandType : uint8_t { kDispatch, kCopy, kCopyRegions, kFill, kTimestamp, kBarrier };
+enum class CommandType : uint8_t {
+  kDispatch,
+  kCopy,
+  kCopyRegions,
+  kFill,
+  kTimestamp,
+  kBarrier,
+  kImageCopy,
+};
 
 // One launch (possibly split into several dispatches). Followed in the list
 // by `push_size` bytes of push constants: the parameter block and, when the
@@ -84,6 +92,20 @@ struct FillCommand {
   VkBufferCopy edges[2];
 };
 
+// A copy with an image end (CUDA arrays). Images rest in
+// VK_IMAGE_LAYOUT_GENERAL (image.h); the copy moves them to the transfer
+// layout and back around itself, so the global barriers that order a
+// stream's commands order everything else on them.
+struct ImageCopyCommand {
+  static constexpr CommandType kType = CommandType::kImageCopy;
+  enum class Kind : uint8_t { kBufferToImage, kImageToBuffer, kImageToImage } kind;
+  VkBuffer buffer;  // the linear end, if any
+  VkImage src_image;
+  VkImage dst_image;
+  VkBufferImageCopy buffer_region;  // kBufferToImage, kImageToBuffer
+  VkImageCopy image_region;         // kImageToImage
+};
+
 // A device timestamp into slot `slot` of the stream's TimestampRing.
 struct TimestampCommand {
   static constexpr CommandType kType = CommandType::kTimestamp;
@@ -117,6 +139,9 @@ struct CommandFunctions {
   PFN_vkCmdDispatch dispatch = nullptr;
   PFN_vkCmdCopyBuffer copy_buffer = nullptr;
   PFN_vkCmdFillBuffer fill_buffer = nullptr;
+  PFN_vkCmdCopyBufferToImage copy_buffer_to_image = nullptr;
+  PFN_vkCmdCopyImageToBuffer copy_image_to_buffer = nullptr;
+  PFN_vkCmdCopyImage copy_image = nullptr;
   PFN_vkCmdPipelineBarrier pipeline_barrier = nullptr;
   PFN_vkCmdPipelineBarrier2 pipeline_barrier2 = nullptr;  // with synchronization2
 

@@ -1,10 +1,10 @@
 #include "vk_backend/device.h"
 
-#include <algorithm>
-#include <array>
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -23,6 +23,7 @@
 #include "core/status.h"
 #include "vk_backend/allocator.h"
 #include "vk_backend/grid_split.h"
+#include "vk_backend/image.h"
 #include "vk_backend/kernel.h"
 #include "vk_backend/recording.h"
 #include "vk_backend/stream.h"
@@ -816,6 +817,11 @@ absl::StatusOr<std::unique_ptr<BackendAllocation>> VulkanDevice::Allocate(uint64
   SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanAllocation> allocation,
                       allocator_->Allocate(size, kind));
   return std::unique_ptr<BackendAllocation>(std::move(allocation));
+}
+
+absl::StatusOr<std::unique_ptr<BackendImage>> VulkanDevice::CreateImage(const ImageDesc& desc) {
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanImage> image, VulkanImage::Create(this, desc));
+  return std::unique_ptr<BackendImage>(std::move(image));
 }
 
 absl::StatusOr<std::unique_ptr<BackendAllocation>> VulkanDevice::RegisterHostMemory(void* pointer,

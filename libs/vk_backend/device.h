@@ -108,6 +108,8 @@ class VulkanDevice : public streamhal::BackendDevice {
   absl::StatusOr<std::unique_ptr<BackendKernel>> CreateKernel(BackendModule* module,
                                                               const KernelLayout& layout) override;
   absl::StatusOr<std::unique_ptr<BackendStream>> CreateStream() override;
+  // Arrays (image.h).
+  absl::StatusOr<std::unique_ptr<BackendImage>> CreateImage(const ImageDesc& desc) override;
   // Recorded work for graphs (recording.h).
   absl::StatusOr<std::unique_ptr<BackendRecorder>> CreateRecorder() override;
 

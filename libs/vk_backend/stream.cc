@@ -11,6 +11,7 @@
 #include "vk_backend/encode.h"
 #include "vk_backend/fault_injection.h"
 #include "vk_backend/fill.h"
+#include "vk_backend/image.h"
 #include "vk_backend/kernel.h"
 #include "vk_backend/recording.h"
 #include "vk_backend/vk_status.h"
@@ -626,6 +627,73 @@ absl::Status VulkanStream::RecordDispatch(const DispatchParams& params) {
 
 absl::Status VulkanStream::RecordCopy(BufferRange dst, BufferRange src, uint64_t size) {
   *Append<CopyCommand>() = EncodeCopy(dst, src, size);
+  return EndCommand();
+}
+
+namespace {
+
+// Where `box` lies in an image: layers of layered images, depth of 3-D ones.
+void ImageRegion(const VulkanImage* image, const ImageBox& box, VkImageSubresourceLayers* layers,
+                 VkOffset3D* offset, VkExtent3D* extent) {
+  const bool three_d = image->type() == VK_IMAGE_TYPE_3D;
+  *layers = {VK_IMAGE_ASPECT_COLOR_BIT, box.level, three_d ? 0 : static_cast<uint32_t>(box.z),
+             three_d ? 1 : static_cast<uint32_t>(box.depth)};
+  *offset = {static_cast<int32_t>(box.x), static_cast<int32_t>(box.y),
+             three_d ? static_cast<int32_t>(box.z) : 0};
+  *extent = {static_cast<uint32_t>(box.width), static_cast<uint32_t>(box.height),
+             three_d ? static_cast<uint32_t>(box.depth) : 1};
+}
+
+VkBufferImageCopy BufferRegion(const ImageBufferSide& side, const VulkanImage* image,
+                               const ImageBox& box) {
+  VkBufferImageCopy region = {};
+  region.bufferOffset = AsVulkan(side.range.allocation)->buffer_offset() + side.range.offset;
+  region.bufferRowLength = static_cast<uint32_t>(side.row_texels);
+  region.bufferImageHeight = static_cast<uint32_t>(side.slice_rows);
+  ImageRegion(image, box, &region.imageSubresource, &region.imageOffset, &region.imageExtent);
+  return region;
+}
+
+}  // namespace
+
+absl::Status VulkanStream::RecordBufferToImage(BackendImage* dst, const ImageBox& box,
+                                               const ImageBufferSide& src) {
+  const auto* image = static_cast<const VulkanImage*>(dst);
+  ImageCopyCommand* c = Append<ImageCopyCommand>();
+  c->kind = ImageCopyCommand::Kind::kBufferToImage;
+  c->buffer = AsVulkan(src.range.allocation)->buffer();
+  c->dst_image = image->image();
+  c->buffer_region = BufferRegion(src, image, box);
+  return EndCommand();
+}
+
+absl::Status VulkanStream::RecordImageToBuffer(const ImageBufferSide& dst, BackendImage* src,
+                                               const ImageBox& box) {
+  const auto* image = static_cast<const VulkanImage*>(src);
+  ImageCopyCommand* c = Append<ImageCopyCommand>();
+  c->kind = ImageCopyCommand::Kind::kImageToBuffer;
+  c->buffer = AsVulkan(dst.range.allocation)->buffer();
+  c->src_image = image->image();
+  c->buffer_region = BufferRegion(dst, image, box);
+  return EndCommand();
+}
+
+absl::Status VulkanStream::RecordImageToImage(BackendImage* dst, const ImageBox& dst_box,
+                                              BackendImage* src, const ImageBox& box) {
+  const auto* from = static_cast<const VulkanImage*>(src);
+  const auto* to = static_cast<const VulkanImage*>(dst);
+  ImageCopyCommand* c = Append<ImageCopyCommand>();
+  c->kind = ImageCopyCommand::Kind::kImageToImage;
+  c->src_image = from->image();
+  c->dst_image = to->image();
+  VkExtent3D ignored;
+  ImageRegion(from, box, &c->image_region.srcSubresource, &c->image_region.srcOffset,
+              &c->image_region.extent);
+  ImageRegion(to, dst_box, &c->image_region.dstSubresource, &c->image_region.dstOffset, &ignored);
+  // Between a 3-D image and layers, depth counts the layers (Vulkan 1.1).
+  if (from->type() == VK_IMAGE_TYPE_3D || to->type() == VK_IMAGE_TYPE_3D) {
+    c->image_region.extent.depth = static_cast<uint32_t>(box.depth);
+  }
   return EndCommand();
 }
 

@@ -96,6 +96,12 @@ class VulkanStream final : public streamhal::BackendStream {
   absl::Status RecordDownloadBox(void* dst, BufferRange src, const CopyBox& box) override;
   absl::Status RecordFillRows(BufferRange dst, uint32_t pattern, uint32_t element_size,
                               uint64_t count, uint64_t pitch, uint64_t rows) override;
+  absl::Status RecordBufferToImage(BackendImage* dst, const ImageBox& box,
+                                   const ImageBufferSide& src) override;
+  absl::Status RecordImageToBuffer(const ImageBufferSide& dst, BackendImage* src,
+                                   const ImageBox& box) override;
+  absl::Status RecordImageToImage(BackendImage* dst, const ImageBox& dst_box, BackendImage* src,
+                                  const ImageBox& box) override;
   absl::StatusOr<uint64_t> Flush() override;
   using BackendStream::Wait;
   absl::Status Wait(uint64_t point, const WaitPolicy& policy) override;

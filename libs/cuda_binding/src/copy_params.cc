@@ -2,18 +2,21 @@
 
 #include <cstdint>
 
+#include "core/handle.h"
 #include "core/status.h"
 
 namespace streamhal::cuda {
 namespace {
 
-CopyEnd ToEnd(CUmemorytype type, const void* host, CUdeviceptr device, size_t x, size_t y, size_t z,
-              size_t pitch, size_t height) {
+CopyEnd ToEnd(CUmemorytype type, const void* host, CUdeviceptr device, CUarray array, size_t x,
+              size_t y, size_t z, size_t pitch, size_t height) {
   CopyEnd end;
   end.type = static_cast<MemoryType>(type);
-  // CUDA: a host end names srcHost/dstHost; device and unified ends name
-  // srcDevice/dstDevice (an array end, srcArray: not available yet).
-  end.address = type == CU_MEMORYTYPE_HOST ? reinterpret_cast<uintptr_t>(host) : device;
+  // CUDA: a host end names srcHost/dstHost, an array end srcArray/dstArray;
+  // device and unified ends name srcDevice/dstDevice.
+  end.address = type == CU_MEMORYTYPE_HOST    ? reinterpret_cast<uintptr_t>(host)
+                : type == CU_MEMORYTYPE_ARRAY ? HandleValue(array)
+                                              : device;
   end.x = x;
   end.y = y;
   end.z = z;
@@ -31,10 +34,10 @@ absl::StatusOr<Copy3DParams> ToCopy(const CUDA_MEMCPY3D* p) {
                  "memcpy3D: srcLOD, dstLOD, reserved0 and reserved1 must be 0");
   }
   Copy3DParams copy;
-  copy.src = ToEnd(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY, p->srcZ,
-                   p->srcPitch, p->srcHeight);
-  copy.dst = ToEnd(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY, p->dstZ,
-                   p->dstPitch, p->dstHeight);
+  copy.src = ToEnd(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY,
+                   p->srcZ, p->srcPitch, p->srcHeight);
+  copy.dst = ToEnd(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
+                   p->dstZ, p->dstPitch, p->dstHeight);
   copy.width = p->WidthInBytes;
   copy.height = p->Height;
   copy.depth = p->Depth;
@@ -46,10 +49,10 @@ absl::StatusOr<Copy3DParams> ToCopy(const CUDA_MEMCPY2D* p) {
   // One slice; CUDA: each pitch must hold x + WidthInBytes (core checks it
   // whenever there is more than one row).
   Copy3DParams copy;
-  copy.src = ToEnd(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY, 0,
-                   p->srcPitch, p->Height);
-  copy.dst = ToEnd(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY, 0,
-                   p->dstPitch, p->Height);
+  copy.src = ToEnd(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY,
+                   0, p->srcPitch, p->Height);
+  copy.dst = ToEnd(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
+                   0, p->dstPitch, p->Height);
   copy.width = p->WidthInBytes;
   copy.height = p->Height;
   return copy;

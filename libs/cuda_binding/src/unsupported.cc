@@ -59,8 +59,6 @@ SH_NOT_IMPLEMENTED(cuIpcOpenMemHandle, (CUdeviceptr*, CUipcMemHandle, unsigned i
 SH_NOT_IMPLEMENTED(cuIpcCloseMemHandle, (CUdeviceptr))
 
 // Arrays and texture references
-SH_NOT_IMPLEMENTED(cuArrayCreate, (CUarray*, const CUDA_ARRAY_DESCRIPTOR*))
-SH_NOT_IMPLEMENTED(cuArrayDestroy, (CUarray))
 SH_NOT_IMPLEMENTED(cuTexRefSetArray, (CUtexref, CUarray, unsigned int))
 SH_NOT_IMPLEMENTED(cuTexRefSetFormat, (CUtexref, CUarray_format, int))
 SH_NOT_IMPLEMENTED(cuTexRefSetAddressMode, (CUtexref, int, CUaddress_mode))

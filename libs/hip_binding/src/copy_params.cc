@@ -1,6 +1,7 @@
 #include "copy_params.h"
 
 #include "call.h"
+#include "core/array.h"
 #include "core/c_enum.h"
 #include "core/status.h"
 
@@ -28,11 +29,13 @@ MemoryType ToMemoryType(int type) {
 
 // One end of a driver-style descriptor: a host end names srcHost/dstHost,
 // every other kind srcDevice/dstDevice.
-CopyEnd DriverEnd(int type, const void* host, hipDeviceptr_t device, size_t x, size_t y, size_t z,
-                  size_t pitch, size_t height) {
+CopyEnd DriverEnd(int type, const void* host, hipDeviceptr_t device, hipArray_t array, size_t x,
+                  size_t y, size_t z, size_t pitch, size_t height) {
   CopyEnd end;
   end.type = ToMemoryType(type);
-  end.address = end.type == MemoryType::kHost ? Address(host) : Address(device);
+  end.address = end.type == MemoryType::kHost    ? Address(host)
+                : end.type == MemoryType::kArray ? Address(array)
+                                                 : Address(device);
   end.x = x;
   end.y = y;
   end.z = z;
@@ -85,15 +88,43 @@ CopyEnd ToEnd(MemoryType type, const hipPitchedPtr& ptr, const hipPos& pos) {
 
 absl::StatusOr<Copy3DParams> ToCopy(const hipMemcpy3DParms* p) {
   if (p == nullptr) return Error(ErrorCode::kInvalidValue, "memcpy3D: the parameters are null");
-  if (p->srcArray != nullptr || p->dstArray != nullptr) {
-    return Error(ErrorCode::kNotSupported, "memcpy3D: HIP arrays are not available yet");
-  }
   MemoryType src_type, dst_type;
   SH_RETURN_IF_ERROR(EndTypes(EnumArgument(p->kind), &src_type, &dst_type));
   Copy3DParams copy;
   copy.src = ToEnd(src_type, p->srcPtr, p->srcPos);
   copy.dst = ToEnd(dst_type, p->dstPtr, p->dstPos);
   copy.width = p->extent.width;
+  // With an array end, the extent's width and an array end's x count
+  // elements (HIP, like cudaMemcpy3D); core counts bytes.
+  uint64_t element = 0;
+  for (hipArray_t array : {p->srcArray, p->dstArray}) {
+    if (array == nullptr || element != 0) continue;
+    ArrayDescriptor d;
+    const absl::Status described = ArrayGetDescriptor(Address(array), &d);
+    if (!described.ok()) {
+      return Error(ErrorCode::kInvalidValue, "memcpy3D: ", described.message());
+    }
+    element = ArrayElementBytes(d.format, d.channels);
+  }
+  if (element != 0) copy.width *= element;
+  if (p->srcArray != nullptr) {
+    copy.src = CopyEnd{MemoryType::kArray,
+                       Address(p->srcArray),
+                       p->srcPos.x * element,
+                       p->srcPos.y,
+                       p->srcPos.z,
+                       0,
+                       0};
+  }
+  if (p->dstArray != nullptr) {
+    copy.dst = CopyEnd{MemoryType::kArray,
+                       Address(p->dstArray),
+                       p->dstPos.x * element,
+                       p->dstPos.y,
+                       p->dstPos.z,
+                       0,
+                       0};
+  }
   copy.height = p->extent.height;
   copy.depth = p->extent.depth;
   return copy;
@@ -102,10 +133,10 @@ absl::StatusOr<Copy3DParams> ToCopy(const hipMemcpy3DParms* p) {
 absl::StatusOr<Copy3DParams> ToCopy(const hip_Memcpy2D* p) {
   if (p == nullptr) return Error(ErrorCode::kInvalidValue, "memcpy2D: pCopy is null");
   Copy3DParams copy;
-  copy.src = DriverEnd(EnumArgument(p->srcMemoryType), p->srcHost, p->srcDevice, p->srcXInBytes,
-                       p->srcY, 0, p->srcPitch, p->Height);
-  copy.dst = DriverEnd(EnumArgument(p->dstMemoryType), p->dstHost, p->dstDevice, p->dstXInBytes,
-                       p->dstY, 0, p->dstPitch, p->Height);
+  copy.src = DriverEnd(EnumArgument(p->srcMemoryType), p->srcHost, p->srcDevice, p->srcArray,
+                       p->srcXInBytes, p->srcY, 0, p->srcPitch, p->Height);
+  copy.dst = DriverEnd(EnumArgument(p->dstMemoryType), p->dstHost, p->dstDevice, p->dstArray,
+                       p->dstXInBytes, p->dstY, 0, p->dstPitch, p->Height);
   copy.width = p->WidthInBytes;
   copy.height = p->Height;
   return copy;
@@ -117,10 +148,10 @@ absl::StatusOr<Copy3DParams> ToCopy(const HIP_MEMCPY3D* p) {
     return Error(ErrorCode::kInvalidValue, "memcpy3D: srcLOD and dstLOD must be 0");
   }
   Copy3DParams copy;
-  copy.src = DriverEnd(EnumArgument(p->srcMemoryType), p->srcHost, p->srcDevice, p->srcXInBytes,
-                       p->srcY, p->srcZ, p->srcPitch, p->srcHeight);
-  copy.dst = DriverEnd(EnumArgument(p->dstMemoryType), p->dstHost, p->dstDevice, p->dstXInBytes,
-                       p->dstY, p->dstZ, p->dstPitch, p->dstHeight);
+  copy.src = DriverEnd(EnumArgument(p->srcMemoryType), p->srcHost, p->srcDevice, p->srcArray,
+                       p->srcXInBytes, p->srcY, p->srcZ, p->srcPitch, p->srcHeight);
+  copy.dst = DriverEnd(EnumArgument(p->dstMemoryType), p->dstHost, p->dstDevice, p->dstArray,
+                       p->dstXInBytes, p->dstY, p->dstZ, p->dstPitch, p->dstHeight);
   copy.width = p->WidthInBytes;
   copy.height = p->Height;
   copy.depth = p->Depth;

@@ -87,10 +87,6 @@ SH_NOT_IMPLEMENTED(hipLaunchCooperativeKernel,
 SH_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, (hipLaunchParams*, int, unsigned int))
 SH_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, (hipLaunchParams*, int, unsigned int))
 
-// Arrays
-SH_NOT_IMPLEMENTED(hipArrayCreate, (hipArray_t*, const HIP_ARRAY_DESCRIPTOR*))
-SH_NOT_IMPLEMENTED(hipArrayDestroy, (hipArray_t))
-
 // Texture references (deprecated in HIP)
 SH_NOT_IMPLEMENTED(hipTexRefSetAddressMode, (textureReference*, int, enum hipTextureAddressMode))
 SH_NOT_IMPLEMENTED(hipTexRefSetArray, (textureReference*, hipArray_const_t, unsigned int))
