@@ -73,6 +73,8 @@ set_target_properties(streamhal_link_deps PROPERTIES EXPORT_NAME link_deps)
 foreach(_dep IN LISTS _streamhal_private_deps)
   target_link_libraries(streamhal_link_deps INTERFACE "$<INSTALL_INTERFACE:${_dep}>")
 endforeach()
+# Core's private link of the PTX translator, likewise named plainly.
+target_link_libraries(streamhal_link_deps INTERFACE "$<INSTALL_INTERFACE:streamhal::ptx>")
 target_link_libraries(streamhal_link_deps INTERFACE
   "$<INSTALL_INTERFACE:$<$<NOT:$<LINK_LANGUAGE:CXX>>:streamhal::cxx_runtime>>")
 target_link_libraries(streamhal_core INTERFACE streamhal_link_deps)

@@ -134,9 +134,12 @@ absl::StatusOr<std::pair<Array*, ImageBox>> ResolveArrayEnd(Context* context, co
   box.height = copy.height;
   box.depth = copy.depth;
   const ArrayDescriptor& d = array->desc();
-  if (box.x + box.width > d.width || box.y + box.height > array->rows() ||
-      box.z + box.depth > array->slices() || box.x > d.width || box.y > array->rows() ||
-      box.z > array->slices()) {
+  // Written so that no sum can wrap (a WidthInBytes of SIZE_MAX).
+  const auto outside = [](uint64_t at, uint64_t extent, uint64_t limit) {
+    return at > limit || extent > limit - at;
+  };
+  if (outside(box.x, box.width, d.width) || outside(box.y, box.height, array->rows()) ||
+      outside(box.z, box.depth, array->slices())) {
     return Error(ErrorCode::kInvalidValue, "memcpy: ", what, " box at (", box.x, ", ", box.y, ", ",
                  box.z, ") of ", box.width, " x ", box.height, " x ", box.depth,
                  " elements runs outside the ", d.width, " x ", array->rows(), " x ",
