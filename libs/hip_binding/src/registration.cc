@@ -25,7 +25,7 @@ void LogIfError(const absl::Status& status) {
 
 // Copies between a registered variable and memory, `offset` bytes into it.
 absl::Status SymbolCopy(const void* symbol, void* memory, size_t bytes, size_t offset,
-                        hipMemcpyKind kind, bool to_symbol, hipStream_t stream,
+                        const hipMemcpyKind& kind, bool to_symbol, hipStream_t stream,
                         streamhal::Sync sync) {
   SH_ASSIGN_OR_RETURN(streamhal::RegisteredVarAddress var, streamhal::ResolveRegisteredVar(symbol));
   if (offset > var.size || bytes > var.size - offset) {
@@ -33,21 +33,23 @@ absl::Status SymbolCopy(const void* symbol, void* memory, size_t bytes, size_t o
                             " bytes at offset ", offset, " overruns the variable's ", var.size,
                             " bytes");
   }
+  // Read as an int: a value outside the enum is bad input, not a load.
   const int kind_value = streamhal::EnumArgument(kind);
   // HIP: a copy to a symbol comes from the host or the device, a copy from a
   // symbol goes to either; hipMemcpyDefault infers it.
-  const bool allowed = to_symbol ? (kind == hipMemcpyHostToDevice ||
-                                    kind == hipMemcpyDeviceToDevice || kind == hipMemcpyDefault)
-                                 : (kind == hipMemcpyDeviceToHost ||
-                                    kind == hipMemcpyDeviceToDevice || kind == hipMemcpyDefault);
+  const bool allowed =
+      to_symbol ? (kind_value == hipMemcpyHostToDevice || kind_value == hipMemcpyDeviceToDevice ||
+                   kind_value == hipMemcpyDefault)
+                : (kind_value == hipMemcpyDeviceToHost || kind_value == hipMemcpyDeviceToDevice ||
+                   kind_value == hipMemcpyDefault);
   if (!allowed) {
     return streamhal::Error(streamhal::ErrorCode::kInvalidMemcpyDirection, "symbol copy: kind ",
                             kind_value, " does not fit the direction");
   }
   streamhal::CopyKind core_kind = streamhal::CopyKind::kDefault;
-  if (kind == hipMemcpyHostToDevice) core_kind = streamhal::CopyKind::kHostToDevice;
-  if (kind == hipMemcpyDeviceToHost) core_kind = streamhal::CopyKind::kDeviceToHost;
-  if (kind == hipMemcpyDeviceToDevice) core_kind = streamhal::CopyKind::kDeviceToDevice;
+  if (kind_value == hipMemcpyHostToDevice) core_kind = streamhal::CopyKind::kHostToDevice;
+  if (kind_value == hipMemcpyDeviceToHost) core_kind = streamhal::CopyKind::kDeviceToHost;
+  if (kind_value == hipMemcpyDeviceToDevice) core_kind = streamhal::CopyKind::kDeviceToDevice;
   const uint64_t device = var.address + offset;
   const uint64_t other = Address(memory);
   return streamhal::Memcpy(to_symbol ? device : other, to_symbol ? other : device, bytes, core_kind,
