@@ -11,23 +11,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "ptx/diagnostics.h"
 #include "ptx/lexer.h"
 
 namespace streamhal::ptx {
 namespace {
-
-#define SH_PTX_RETURN_IF_ERROR(expr) \
-  do {                               \
-    absl::Status _st = (expr);       \
-    if (!_st.ok()) return _st;       \
-  } while (false)
-
-absl::Status SyntaxError(int line, const std::string& what) {
-  return absl::InvalidArgumentError(absl::StrCat("ptx line ", line, ": ", what));
-}
-absl::Status Unsupported(int line, const std::string& what) {
-  return absl::UnimplementedError(absl::StrCat("ptx line ", line, ": unsupported ", what));
-}
 
 // Parses an integer literal (decimal, 0x hex, optional U suffix).
 bool ParseInteger(std::string text, int64_t* out) {

@@ -14,22 +14,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "ptx/diagnostics.h"
 
 namespace streamhal::ptx {
 namespace {
-
-#define SH_PTX_RETURN_IF_ERROR(expr) \
-  do {                               \
-    absl::Status _st = (expr);       \
-    if (!_st.ok()) return _st;       \
-  } while (false)
-
-absl::Status Unsupported(int line, const std::string& what) {
-  return absl::UnimplementedError(absl::StrCat("ptx line ", line, ": unsupported ", what));
-}
-absl::Status Bad(int line, const std::string& what) {
-  return absl::InvalidArgumentError(absl::StrCat("ptx line ", line, ": ", what));
-}
 
 using Words = std::vector<uint32_t>;
 
@@ -288,7 +276,7 @@ class FunctionEmitter {
           auto cond = ReadRegister(block.condition, block.line);
           if (!cond.ok()) return cond.status();
           if (cond->second != Type::kPred)
-            return Bad(block.line, "branch guard is not a predicate");
+            return SyntaxError(block.line, "branch guard is not a predicate");
           next = b_.NewId();
           const uint32_t taken = b_.ConstInt(32, static_cast<uint32_t>(block.target));
           const uint32_t not_taken = b_.ConstInt(32, static_cast<uint32_t>(block.fallthrough));
@@ -371,7 +359,7 @@ class FunctionEmitter {
       offset = (offset + align - 1) / align * align;
       shared_offsets_[v.name] = offset;
       const uint64_t bytes = static_cast<uint64_t>(v.count) * (TypeBits(v.type) / 8);
-      if (bytes > (1u << 20)) return Bad(v.line, "shared variable too large");
+      if (bytes > (1u << 20)) return SyntaxError(v.line, "shared variable too large");
       offset += static_cast<uint32_t>(bytes);
       return absl::OkStatus();
     };
@@ -466,7 +454,8 @@ class FunctionEmitter {
     const Type from = v.second;
     if (SpvType(from) == SpvType(to)) return v.first;
     if (from == Type::kPred || to == Type::kPred) {
-      return Bad(line, absl::StrCat("cannot use a .", TypeName(from), " value as .", TypeName(to)));
+      return SyntaxError(
+          line, absl::StrCat("cannot use a .", TypeName(from), " value as .", TypeName(to)));
     }
     const int fb = TypeBits(from), tb = TypeBits(to);
     uint32_t id = v.first;
@@ -531,7 +520,7 @@ class FunctionEmitter {
         if (!IsFloat(want)) {
           if (o.float_bits_width == TypeBits(want))
             return b_.ConstInt(TypeBits(want), o.float_bits);
-          return Bad(line, "float literal for an integer operand");
+          return SyntaxError(line, "float literal for an integer operand");
         }
         if (o.float_bits_width == TypeBits(want))
           return b_.ConstFloatBits(TypeBits(want), o.float_bits);
@@ -543,14 +532,16 @@ class FunctionEmitter {
         return Unsupported(line, absl::StrCat("use of symbol ", o.name, " as a value"));
       }
       default:
-        return Bad(line, "unexpected operand");
+        return SyntaxError(line, "unexpected operand");
     }
   }
 
   absl::Status Write(const Operand& o, uint32_t id, Type from, int line) {
-    if (o.kind != Operand::Kind::kRegister) return Bad(line, "destination is not a register");
+    if (o.kind != Operand::Kind::kRegister)
+      return SyntaxError(line, "destination is not a register");
     auto it = reg_vars_.find(o.name);
-    if (it == reg_vars_.end()) return Bad(line, absl::StrCat("undeclared register ", o.name));
+    if (it == reg_vars_.end())
+      return SyntaxError(line, absl::StrCat("undeclared register ", o.name));
     auto converted = Convert({id, from}, it->second.second, IsSigned(from), line);
     if (!converted.ok()) return converted.status();
     Emit(code_, spv::OpStore, {it->second.first, *converted});
@@ -561,7 +552,7 @@ class FunctionEmitter {
 
   // The 64-bit address of a global access.
   absl::StatusOr<uint32_t> GlobalAddress(const Operand& o, int64_t extra, int line) {
-    if (o.kind != Operand::Kind::kAddress) return Bad(line, "expected an address");
+    if (o.kind != Operand::Kind::kAddress) return SyntaxError(line, "expected an address");
     if (o.name.empty() || o.base_is_symbol) {
       return Unsupported(line, "global access to a module variable or absolute address");
     }
@@ -574,8 +565,9 @@ class FunctionEmitter {
 
   // The 32-bit byte offset of a shared access.
   absl::StatusOr<uint32_t> SharedAddress(const Operand& o, int64_t extra, int line) {
-    if (o.kind != Operand::Kind::kAddress) return Bad(line, "expected an address");
-    if (shared_var_ == 0) return Bad(line, "shared access in a kernel without shared memory");
+    if (o.kind != Operand::Kind::kAddress) return SyntaxError(line, "expected an address");
+    if (shared_var_ == 0)
+      return SyntaxError(line, "shared access in a kernel without shared memory");
     uint32_t base;
     int64_t off = o.int_value + extra;
     if (o.name.empty()) {
@@ -583,7 +575,7 @@ class FunctionEmitter {
     } else if (o.base_is_symbol) {
       auto it = shared_offsets_.find(o.name);
       if (it == shared_offsets_.end())
-        return Bad(line, absl::StrCat("unknown shared symbol ", o.name));
+        return SyntaxError(line, absl::StrCat("unknown shared symbol ", o.name));
       base = b_.ConstInt(32, 0);
       off += it->second;
     } else {
@@ -697,7 +689,8 @@ class FunctionEmitter {
   absl::Status EmitLoadStore(const Instruction& inst) {
     const bool is_load = inst.opcode == "ld";
     const Type type = inst.type();
-    if (type == Type::kNone || type == Type::kPred) return Bad(inst.line, "ld/st needs a type");
+    if (type == Type::kNone || type == Type::kPred)
+      return SyntaxError(inst.line, "ld/st needs a type");
     for (const std::string& m : inst.modifiers) {
       static const std::set<std::string> kKnown = {
           "global", "shared", "param",    "v2",      "v4",   "nc",  "ca",  "cg", "cs",
@@ -706,14 +699,14 @@ class FunctionEmitter {
         return Unsupported(inst.line, absl::StrCat(inst.opcode, " modifier .", m));
       }
     }
-    if (inst.operands.size() != 2) return Bad(inst.line, "ld/st takes two operands");
+    if (inst.operands.size() != 2) return SyntaxError(inst.line, "ld/st takes two operands");
     const Operand& addr_op = is_load ? inst.operands[1] : inst.operands[0];
     const Operand& val_op = is_load ? inst.operands[0] : inst.operands[1];
     std::vector<const Operand*> values;
     if (inst.vector_width > 1) {
       if (val_op.kind != Operand::Kind::kVector ||
           static_cast<int>(val_op.elements.size()) != inst.vector_width) {
-        return Bad(inst.line, "vector access needs a {...} operand of its width");
+        return SyntaxError(inst.line, "vector access needs a {...} operand of its width");
       }
       for (const Operand& e : val_op.elements) values.push_back(&e);
     } else {
@@ -755,11 +748,13 @@ class FunctionEmitter {
     }
     size_t index = 0;
     while (index < f_.params.size() && f_.params[index].name != o.name) ++index;
-    if (index == f_.params.size()) return Bad(line, absl::StrCat("unknown parameter ", o.name));
+    if (index == f_.params.size())
+      return SyntaxError(line, absl::StrCat("unknown parameter ", o.name));
     const Param& p = f_.params[index];
     const int64_t off = o.int_value + extra;
     const int bytes = TypeBits(type) / 8;
-    if (off < 0 || off + bytes > p.size()) return Bad(line, "ld.param outside the parameter");
+    if (off < 0 || off + bytes > p.size())
+      return SyntaxError(line, "ld.param outside the parameter");
     const uint32_t member = b_.ConstInt(32, index);
     if (p.count == 1) {
       if (off != 0 || bytes != p.size()) return Unsupported(line, "partial load of a parameter");
@@ -797,7 +792,7 @@ class FunctionEmitter {
     const bool is_red = inst.opcode == "red";
     const Type type = inst.type();
     const size_t n = inst.operands.size();
-    if (n != (is_red ? 2u : 3u)) return Bad(inst.line, "atom/red operand count");
+    if (n != (is_red ? 2u : 3u)) return SyntaxError(inst.line, "atom/red operand count");
     const Operand& addr_op = inst.operands[is_red ? 0 : 1];
     const Operand& val_op = inst.operands[is_red ? 1 : 2];
     const Space space = AccessSpace(inst);
@@ -855,7 +850,7 @@ class FunctionEmitter {
 
   absl::StatusOr<std::vector<uint32_t>> Sources(const Instruction& inst, size_t count, Type type) {
     if (inst.operands.size() != count + 1) {
-      return Bad(inst.line, absl::StrCat(inst.opcode, " takes ", count + 1, " operands"));
+      return SyntaxError(inst.line, absl::StrCat(inst.opcode, " takes ", count + 1, " operands"));
     }
     std::vector<uint32_t> ids;
     for (size_t i = 1; i <= count; ++i) {
@@ -883,7 +878,7 @@ class FunctionEmitter {
   absl::Status EmitArithmetic(const Instruction& inst) {
     const std::string& op = inst.opcode;
     const Type type = inst.type();
-    if (type == Type::kNone) return Bad(inst.line, absl::StrCat(op, " needs a type"));
+    if (type == Type::kNone) return SyntaxError(inst.line, absl::StrCat(op, " needs a type"));
     if (type == Type::kF16) return Unsupported(inst.line, ".f16 arithmetic");
     const bool fl = IsFloat(type);
     const bool sg = IsSigned(type);
@@ -920,7 +915,7 @@ class FunctionEmitter {
                      : Op2(spv::OpFMul, t, (*s)[0], (*s)[1]);
       } else if (inst.HasModifier("wide")) {
         const Type wide = Widen(type);
-        if (inst.operands.size() != count + 1) return Bad(inst.line, "operand count");
+        if (inst.operands.size() != count + 1) return SyntaxError(inst.line, "operand count");
         auto a = Read(inst.operands[1], type, inst.line);
         auto bb = Read(inst.operands[2], type, inst.line);
         if (!a.ok()) return a.status();
@@ -954,12 +949,12 @@ class FunctionEmitter {
     } else if (op == "fma") {
       auto s = Sources(inst, 3, type);
       if (!s.ok()) return s.status();
-      if (!fl) return Bad(inst.line, "fma needs a float type");
+      if (!fl) return SyntaxError(inst.line, "fma needs a float type");
       result = Ext(t, GLSLstd450Fma, {(*s)[0], (*s)[1], (*s)[2]});
     } else if (op == "div") {
       SH_PTX_RETURN_IF_ERROR(binary(spv::OpFDiv, sg ? spv::OpSDiv : spv::OpUDiv));
     } else if (op == "rem") {
-      if (fl) return Bad(inst.line, "rem needs an integer type");
+      if (fl) return SyntaxError(inst.line, "rem needs an integer type");
       SH_PTX_RETURN_IF_ERROR(binary(spv::OpFRem, sg ? spv::OpSRem : spv::OpUMod));
     } else if (op == "min" || op == "max") {
       auto s = Sources(inst, 2, type);
@@ -977,7 +972,7 @@ class FunctionEmitter {
       result = Ext(t, fl ? GLSLstd450FAbs : GLSLstd450SAbs, {(*s)[0]});
     } else if (op == "sqrt" || op == "rsqrt" || op == "rcp" || op == "ex2" || op == "lg2" ||
                op == "sin" || op == "cos") {
-      if (!fl) return Bad(inst.line, absl::StrCat(op, " needs a float type"));
+      if (!fl) return SyntaxError(inst.line, absl::StrCat(op, " needs a float type"));
       auto s = Sources(inst, 1, type);
       if (!s.ok()) return s.status();
       if (op == "rcp") {
@@ -1010,7 +1005,7 @@ class FunctionEmitter {
       if (!s.ok()) return s.status();
       result = Op1(type == Type::kPred ? spv::OpLogicalNot : spv::OpNot, t, (*s)[0]);
     } else if (op == "shl" || op == "shr") {
-      if (inst.operands.size() != 3) return Bad(inst.line, "shift takes three operands");
+      if (inst.operands.size() != 3) return SyntaxError(inst.line, "shift takes three operands");
       auto a = Read(inst.operands[1], type, inst.line);
       auto amount32 = Read(inst.operands[2], Type::kU32, inst.line);
       if (!a.ok()) return a.status();
@@ -1044,7 +1039,8 @@ class FunctionEmitter {
 
   absl::Status EmitSetp(const Instruction& inst) {
     const Type type = inst.type();
-    if (inst.operands.size() < 3) return Bad(inst.line, "setp takes at least three operands");
+    if (inst.operands.size() < 3)
+      return SyntaxError(inst.line, "setp takes at least three operands");
     if (inst.operands[0].kind != Operand::Kind::kRegister)
       return Unsupported(inst.line, "setp p|q form");
     std::string cmp, combine;
@@ -1098,7 +1094,7 @@ class FunctionEmitter {
     }
     if (!combine.empty()) {
       if (inst.operands.size() != 4)
-        return Bad(inst.line, "setp with .and/.or/.xor takes a predicate");
+        return SyntaxError(inst.line, "setp with .and/.or/.xor takes a predicate");
       auto q = Read(inst.operands[3], Type::kPred, inst.line);
       if (!q.ok()) return q.status();
       result = Op2(combine == "and"  ? spv::OpLogicalAnd
@@ -1106,14 +1102,14 @@ class FunctionEmitter {
                                      : spv::OpLogicalNotEqual,
                    boolean, result, *q);
     } else if (inst.operands.size() != 3) {
-      return Bad(inst.line, "setp takes three operands");
+      return SyntaxError(inst.line, "setp takes three operands");
     }
     return Write(inst.operands[0], result, Type::kPred, inst.line);
   }
 
   absl::Status EmitCvt(const Instruction& inst) {
     if (inst.types.size() != 2 || inst.operands.size() != 2) {
-      return Bad(inst.line, "cvt takes two types and two operands");
+      return SyntaxError(inst.line, "cvt takes two types and two operands");
     }
     const Type to = inst.types[0], from = inst.types[1];
     if (to == Type::kF16 || from == Type::kF16) return Unsupported(inst.line, "cvt with .f16");
@@ -1165,14 +1161,14 @@ class FunctionEmitter {
     if (op == "setp") return EmitSetp(inst);
     if (op == "cvt") return EmitCvt(inst);
     if (op == "mov") {
-      if (inst.operands.size() != 2) return Bad(inst.line, "mov takes two operands");
+      if (inst.operands.size() != 2) return SyntaxError(inst.line, "mov takes two operands");
       const Type type = inst.type();
       auto v = Read(inst.operands[1], type, inst.line);
       if (!v.ok()) return v.status();
       return Write(inst.operands[0], *v, type, inst.line);
     }
     if (op == "selp") {
-      if (inst.operands.size() != 4) return Bad(inst.line, "selp takes four operands");
+      if (inst.operands.size() != 4) return SyntaxError(inst.line, "selp takes four operands");
       const Type type = inst.type();
       auto a = Read(inst.operands[1], type, inst.line);
       auto c = Read(inst.operands[2], type, inst.line);
@@ -1188,7 +1184,7 @@ class FunctionEmitter {
       // Generic addresses equal global ones here; shared memory has no
       // generic addresses in this translator.
       if (inst.space != Space::kGlobal) return Unsupported(inst.line, "cvta outside .global");
-      if (inst.operands.size() != 2) return Bad(inst.line, "cvta takes two operands");
+      if (inst.operands.size() != 2) return SyntaxError(inst.line, "cvta takes two operands");
       auto v = Read(inst.operands[1], Type::kU64, inst.line);
       if (!v.ok()) return v.status();
       return Write(inst.operands[0], *v, Type::kU64, inst.line);
@@ -1238,11 +1234,11 @@ absl::StatusOr<std::vector<uint32_t>> EmitSpirv(const Module& module) {
   for (const Function& f : module.functions) {
     if (!f.is_entry) return Unsupported(f.line, ".func");
     if (!names.insert(f.name).second)
-      return Bad(f.line, absl::StrCat("kernel ", f.name, " defined twice"));
+      return SyntaxError(f.line, absl::StrCat("kernel ", f.name, " defined twice"));
     FunctionEmitter emitter(builder, module, f);
     SH_PTX_RETURN_IF_ERROR(emitter.Run());
   }
-  if (module.functions.empty()) return Bad(1, "the module has no .entry kernels");
+  if (module.functions.empty()) return SyntaxError(1, "the module has no .entry kernels");
   return builder.Finish();
 }
 
