@@ -196,7 +196,10 @@ TEST_F(DeviceConformance, AttributesDescribeAUsableDevice) {
   EXPECT_GE(value(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT), 1);
   EXPECT_GE(value(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR), 1);
   // Capabilities streamhal does not provide are reported as absent.
-  EXPECT_EQ(value(CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH), 0);
+  EXPECT_EQ(value(CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH), 0);
+  // Cooperative launches across devices work wherever they work on one.
+  EXPECT_EQ(value(CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH),
+            value(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH));
 }
 
 TEST_F(DeviceConformance, AttributeRejectsBadArguments) {

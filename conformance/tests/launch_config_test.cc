@@ -271,17 +271,24 @@ TEST_F(LaunchConfigConformance, LaunchKernelExRejectsBadConfigurationsBeforeLaun
   launch.ExpectRan(false);
 }
 
-TEST_F(LaunchConfigConformance, LaunchKernelExCooperativeLaunchesAreNotSupported) {
+// Clusters of more than one block and access policy windows are refused as
+// the device reports: no cluster launch, no persisting L2 cache.
+TEST_F(LaunchConfigConformance, LaunchKernelExRefusesClustersAndAccessPolicyWindows) {
   ProvesLimitation();
   ScaleOffset launch;
-  int cooperative = -1;
-  ASSERT_CU(CUDA_SUCCESS,
-            cuDeviceGetAttribute(&cooperative, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 0));
-  EXPECT_EQ(cooperative, 0);
-  CUlaunchAttribute attribute = Attribute(CU_LAUNCH_ATTRIBUTE_COOPERATIVE);
-  attribute.value.cooperative = 1;
-  CUlaunchConfig config = Config(&attribute, 1);
+  EXPECT_EQ(DeviceAttribute(CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH), 0);
+  EXPECT_EQ(DeviceAttribute(CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE), 0);
+  CUlaunchAttribute cluster = Attribute(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION);
+  cluster.value.clusterDim.x = 2;
+  cluster.value.clusterDim.y = 1;
+  cluster.value.clusterDim.z = 1;
+  CUlaunchConfig config = Config(&cluster, 1);
   EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
+            cuLaunchKernelEx(&config, launch.function(), launch.params(), nullptr));
+  CUlaunchAttribute window = Attribute(CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW);
+  window.value.accessPolicyWindow.num_bytes = 4096;
+  config = Config(&window, 1);
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
             cuLaunchKernelEx(&config, launch.function(), launch.params(), nullptr));
   launch.ExpectRan(false);
 }

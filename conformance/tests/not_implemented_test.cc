@@ -94,10 +94,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetAddressMode, nullptr, 0, CUaddress_mode{})
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFilterMode, nullptr, CUfilter_mode{})
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFlags, nullptr, 0)
 
-// Kernel attributes, launch and occupancy.
-SH_CUDA_NOT_IMPLEMENTED(cuLaunchCooperativeKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
-
 // Streams.
 
 // Events.
@@ -120,14 +116,6 @@ SH_HIP_NOT_IMPLEMENTED(hipLinkAddData, nullptr, hipJitInputType{}, nullptr, 0, n
 SH_HIP_NOT_IMPLEMENTED(hipLinkAddFile, nullptr, hipJitInputType{}, nullptr, 0, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLinkComplete, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLinkDestroy, nullptr)
-
-// Functions and launches
-SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernel, nullptr, 0, 0, 0, 0, 0, 0, 0, nullptr,
-                       nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernel, nullptr, dim3{}, dim3{}, nullptr, 0, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, nullptr, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, nullptr, 0, 0)
 
 // Streams
 

@@ -244,6 +244,9 @@ struct DispatchParams {
   uint32_t dynamic_shared_bytes = 0;           // value for SpecId 3
   const void* params = nullptr;                // param_block_size bytes
   BackendAllocation* globals = nullptr;        // when the kernel uses globals
+  // A cooperative launch: the device address of the grid barrier's words,
+  // given to the kernel as SpecId 4 (low 32 bits) and 5 (high); 0 otherwise.
+  uint64_t grid_barrier_address = 0;
 };
 
 // How a host thread waits for the device (CUDA's context scheduling flags and

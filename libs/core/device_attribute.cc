@@ -79,6 +79,11 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
     case DeviceAttribute::kManagedMemory:
     case DeviceAttribute::kConcurrentManagedAccess:
       return p.managed_memory ? 1 : 0;
+    // Blocks may wait for each other only where the occupancy figures are
+    // the blocks that really run at once (docs/kernel-abi.md).
+    case DeviceAttribute::kCooperativeLaunch:
+    case DeviceAttribute::kCooperativeMultiDeviceLaunch:
+      return p.resident_blocks_exact ? 1 : 0;
     case DeviceAttribute::kLoopIterationLimit:
       return Clamp(p.loop_iteration_limit);
     case DeviceAttribute::kBackendDeviceIndex:
@@ -97,8 +102,6 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute) {
     case DeviceAttribute::kPageableMemoryAccess:
     case DeviceAttribute::kComputePreemptionSupported:
     case DeviceAttribute::kCanUseHostPointerForRegisteredMem:
-    case DeviceAttribute::kCooperativeLaunch:
-    case DeviceAttribute::kCooperativeMultiDeviceLaunch:
     case DeviceAttribute::kVirtualMemoryManagementSupported:
     case DeviceAttribute::kMemoryPoolSupportedHandleTypes:
     case DeviceAttribute::kMaxPersistingL2CacheSize:

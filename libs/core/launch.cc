@@ -1,12 +1,16 @@
 #include "core/launch.h"
 
 #include <cstring>
+#include <vector>
 
 #include "core/context.h"
 #include "core/event.h"
+#include "core/handle.h"
 #include "core/launch_params.h"
 #include "core/memory.h"
 #include "core/module.h"
+#include "core/occupancy.h"
+#include "core/registered_code.h"
 #include "core/status.h"
 #include "core/stream.h"
 #include "core/stream_capture.h"
@@ -56,8 +60,41 @@ absl::Status ValidateLaunchDimensions(const Function& function, const LaunchConf
   return ValidateDimensions(function, config, function.module()->context()->device()->properties());
 }
 
+absl::Status ValidateCooperativeGrid(const Function& function, const LaunchConfig& config) {
+  const DeviceProperties& p = function.module()->context()->device()->properties();
+  // Blocks may wait for each other only where the occupancy figures are the
+  // blocks that really run at once (CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH).
+  if (!p.resident_blocks_exact) {
+    return Error(ErrorCode::kNotSupported,
+                 "cooperative launch: the device cannot prove that a grid's blocks are resident "
+                 "together (CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0)");
+  }
+  const OccupancyLimits limits = OccupancyLimitsOf(function);
+  const int threads = static_cast<int>(config.block[0] * config.block[1] * config.block[2]);
+  const uint64_t resident =
+      static_cast<uint64_t>(ActiveBlocksPerMultiprocessor(limits, threads, config.shared_bytes)) *
+      static_cast<uint64_t>(limits.multiprocessor_count);
+  const uint64_t blocks = uint64_t{config.grid[0]} * config.grid[1] * config.grid[2];
+  if (blocks > resident) {
+    return Error(ErrorCode::kCooperativeLaunchTooLarge, "cooperative launch: a grid of ", blocks,
+                 " blocks exceeds the ", resident,
+                 " blocks of this size and shared memory that run at once on the device");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status LaunchKernel(uint64_t function_handle, const LaunchConfig& config) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  return LaunchKernelIn(context, function_handle, config, /*cooperative=*/false);
+}
+
+absl::Status LaunchCooperativeKernel(uint64_t function_handle, const LaunchConfig& config) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  return LaunchKernelIn(context, function_handle, config, /*cooperative=*/true);
+}
+
+absl::Status LaunchKernelIn(Context* context, uint64_t function_handle, const LaunchConfig& config,
+                            bool cooperative) {
   SH_ASSIGN_OR_RETURN(Function * function, ResolveFunction(function_handle));
   if (function->module()->context()->device() != context->device()) {
     return Error(ErrorCode::kInvalidHandle,
@@ -65,7 +102,14 @@ absl::Status LaunchKernel(uint64_t function_handle, const LaunchConfig& config) 
   }
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(config.stream));
   SH_RETURN_IF_ERROR(ValidateDimensions(*function, config, context->device()->properties()));
-  if (stream->capture() != nullptr) return CaptureKernel(stream, function_handle, config);
+  if (cooperative) SH_RETURN_IF_ERROR(ValidateCooperativeGrid(*function, config));
+  if (stream->capture() != nullptr) {
+    if (cooperative) {
+      return Error(ErrorCode::kStreamCaptureUnsupported,
+                   "cooperative launch: not supported inside a stream capture");
+    }
+    return CaptureKernel(stream, function_handle, config);
+  }
 
   alignas(16) uint8_t params[kMaxParamBlockBytes];
   SH_RETURN_IF_ERROR(BuildParams(function->info(), config, params));
@@ -77,7 +121,116 @@ absl::Status LaunchKernel(uint64_t function_handle, const LaunchConfig& config) 
   dispatch.dynamic_shared_bytes = config.shared_bytes;
   dispatch.params = params;
   if (function->globals() != nullptr) dispatch.globals = function->globals()->backend.get();
-  return stream->Record([&](BackendStream* backend) { return backend->RecordDispatch(dispatch); });
+  if (!cooperative) {
+    return stream->Record(
+        [&](BackendStream* backend) { return backend->RecordDispatch(dispatch); });
+  }
+  // The grid barrier's words start at zero for every cooperative launch, so
+  // a launch whose barrier gave up (a bounded wait ran out) leaves nothing
+  // behind for the next one (docs/kernel-abi.md, "Cooperative launches").
+  SH_ASSIGN_OR_RETURN(Allocation * scratch, function->module()->GridBarrierScratch());
+  dispatch.grid_barrier_address = scratch->backend->device_address();
+  return stream->Record([&](BackendStream* backend) -> absl::Status {
+    SH_RETURN_IF_ERROR(
+        backend->RecordFill(BufferRange{scratch->backend.get(), 0}, 0, 4, kGridBarrierWords));
+    return backend->RecordDispatch(dispatch);
+  });
+}
+
+namespace {
+
+// Makes `context` current for the scope (the multi-device launches resolve
+// each launch's stream and function in that launch's context).
+class ScopedCurrentContext {
+ public:
+  explicit ScopedCurrentContext(Context* context) : pushed_(PushContext(context->handle()).ok()) {}
+  ~ScopedCurrentContext() {
+    if (pushed_) PopContext(HandleOut(static_cast<void**>(nullptr))).IgnoreError();
+  }
+  bool ok() const { return pushed_; }
+
+ private:
+  bool pushed_;
+};
+
+}  // namespace
+
+absl::Status LaunchMultiDevice(const DeviceLaunch* launches, size_t count, unsigned flags,
+                               bool cooperative, const char* api) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (launches == nullptr || count == 0) {
+    return Error(ErrorCode::kInvalidValue, api, ": the launch list is null or empty");
+  }
+  const unsigned known = cooperative ? kMultiDeviceNoPreLaunchSync | kMultiDeviceNoPostLaunchSync
+                                     : 0x1u;  // hipExtAnyOrderLaunch: no order is promised anyway
+  if ((flags & ~known) != 0) {
+    return Error(ErrorCode::kInvalidValue, api, ": unknown flags 0x", absl::Hex(flags));
+  }
+  std::vector<Stream*> streams(count);
+  std::vector<Context*> contexts(count);
+  std::vector<uint64_t> functions(count);
+  // Everything is checked before anything is launched.
+  for (size_t i = 0; i < count; ++i) {
+    const LaunchConfig& config = launches[i].config;
+    const uint64_t handle = config.stream;
+    if (handle == 0 || handle == kStreamLegacy || handle == kStreamPerThread) {
+      return Error(ErrorCode::kInvalidValue, api, ": launch ", i,
+                   " uses a null stream; each launch needs a created stream of its device");
+    }
+    HandleState state;
+    Stream* stream = LookupAs<Stream>(handle, &state);
+    if (stream == nullptr) {
+      return Error(ErrorCode::kInvalidHandle, api, ": launch ", i, ": stream 0x", absl::Hex(handle),
+                   state == HandleState::kDestroyed ? " has been destroyed" : " is not a stream");
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (contexts[j]->device() == stream->context()->device()) {
+        return Error(ErrorCode::kInvalidValue, api, ": launches ", j, " and ", i,
+                     " are on the same device");
+      }
+    }
+    streams[i] = stream;
+    contexts[i] = stream->context();
+    ScopedCurrentContext current(contexts[i]);
+    if (!current.ok()) return Error(ErrorCode::kInvalidContext, api, ": launch ", i, ": context");
+    functions[i] = launches[i].function;
+    if (launches[i].host_function != nullptr) {
+      SH_ASSIGN_OR_RETURN(functions[i], ResolveRegisteredFunction(launches[i].host_function));
+    }
+    SH_ASSIGN_OR_RETURN(Function * function, ResolveFunction(functions[i]));
+    if (function->module()->context()->device() != contexts[i]->device()) {
+      return Error(ErrorCode::kInvalidHandle, api, ": launch ", i,
+                   ": the function belongs to a module of another device than its stream");
+    }
+    SH_RETURN_IF_ERROR(ValidateLaunchDimensions(*function, config));
+    alignas(16) uint8_t params[kMaxParamBlockBytes];
+    SH_RETURN_IF_ERROR(BuildParams(function->info(), config, params));
+    if (!cooperative) continue;
+    SH_RETURN_IF_ERROR(ValidateCooperativeGrid(*function, config));
+    if (i > 0) {
+      const LaunchConfig& first = launches[0].config;
+      SH_ASSIGN_OR_RETURN(Function * first_function, ResolveFunction(functions[0]));
+      if (first_function->info().name != function->info().name ||
+          first_function->code_hash() != function->code_hash() || first.grid != config.grid ||
+          first.block != config.block || first.shared_bytes != config.shared_bytes) {
+        return Error(ErrorCode::kInvalidValue, api, ": launch ", i,
+                     " differs from launch 0 in kernel, grid, block or shared memory");
+      }
+    }
+  }
+  const bool pre_sync = cooperative && (flags & kMultiDeviceNoPreLaunchSync) == 0;
+  const bool post_sync = cooperative && (flags & kMultiDeviceNoPostLaunchSync) == 0;
+  if (pre_sync) {
+    for (Stream* stream : streams) SH_RETURN_IF_ERROR(stream->Synchronize());
+  }
+  for (size_t i = 0; i < count; ++i) {
+    ScopedCurrentContext current(contexts[i]);
+    SH_RETURN_IF_ERROR(LaunchKernelIn(contexts[i], functions[i], launches[i].config, cooperative));
+  }
+  if (post_sync) {
+    for (Stream* stream : streams) SH_RETURN_IF_ERROR(stream->Synchronize());
+  }
+  return absl::OkStatus();
 }
 
 absl::Status LaunchKernelEx(uint64_t function, const LaunchConfig* config,
@@ -161,11 +314,8 @@ absl::Status LaunchKernelEx(uint64_t function, const LaunchConfig* config,
         return Error(ErrorCode::kInvalidValue, kApi, ": unknown launch attribute ", attribute.id);
     }
   }
-  if (cooperative) {
-    // CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0 on every device (issue 12).
-    return Error(ErrorCode::kNotSupported, kApi, ": cooperative launches are not supported");
-  }
-  SH_RETURN_IF_ERROR(LaunchKernel(function, *config));
+  SH_RETURN_IF_ERROR(cooperative ? LaunchCooperativeKernel(function, *config)
+                                 : LaunchKernel(function, *config));
   if (completion_event != 0) SH_RETURN_IF_ERROR(EventRecord(completion_event, config->stream));
   return absl::OkStatus();
 }

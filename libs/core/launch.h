@@ -12,9 +12,59 @@
 
 namespace streamhal {
 
+class Context;
 class Function;
 
 absl::Status LaunchKernel(uint64_t function, const LaunchConfig& config);
+
+// cuLaunchCooperativeKernel, hipModuleLaunchCooperativeKernel: a launch whose
+// blocks may wait for each other (the prelude's grid_sync()). Only where the
+// device's occupancy figures are exact (DeviceProperties::
+// resident_blocks_exact; kNotSupported elsewhere), and only grids that fit
+// at once: more blocks than blocks-per-multiprocessor times multiprocessors
+// is kCooperativeLaunchTooLarge. The runtime zeroes the module's grid
+// barrier words before the dispatch and names them to the kernel through
+// specialization constants 4 and 5 (docs/kernel-abi.md).
+absl::Status LaunchCooperativeKernel(uint64_t function, const LaunchConfig& config);
+
+// The grid barrier's words: count, generation, gave-up flag, one spare.
+inline constexpr uint32_t kGridBarrierWords = 4;
+
+// LaunchKernel / LaunchCooperativeKernel in `context`, which must be
+// current (the multi-device forms make each stream's context current).
+absl::Status LaunchKernelIn(Context* context, uint64_t function, const LaunchConfig& config,
+                            bool cooperative);
+
+// One launch of a multi-device launch (cuLaunchCooperativeKernelMultiDevice,
+// hipModuleLaunchCooperativeKernelMultiDevice, hipLaunchCooperativeKernel-
+// MultiDevice, hipExtLaunchMultiKernelMultiDevice): the stream picks the
+// device and context; it must be a created stream (not a null stream).
+struct DeviceLaunch {
+  uint64_t function = 0;
+  // Instead of `function`: a registered kernel's host stub (HIP's host-
+  // function forms), resolved in the stream's context.
+  const void* host_function = nullptr;
+  LaunchConfig config;
+};
+
+// Flags of the multi-device launches (CUDA's CUDA_COOPERATIVE_LAUNCH_MULTI_
+// DEVICE_NO_*_SYNC, HIP's hipCooperativeLaunchMultiDeviceNo*Sync).
+inline constexpr unsigned kMultiDeviceNoPreLaunchSync = 0x1;
+inline constexpr unsigned kMultiDeviceNoPostLaunchSync = 0x2;
+
+// Launches `count` kernels, at most one per device, after checking them all
+// (nothing is launched when one is wrong). `cooperative`: each is a
+// cooperative launch, and all must run the same kernel (same name and SPIR-V) with the
+// same grid, block and shared memory, as CUDA requires; then, unless `flags`
+// says otherwise, no kernel starts before earlier work in all the streams is
+// done, and later work in any of them waits for all the kernels (both by
+// waiting on the host). Otherwise (hipExtLaunchMultiKernelMultiDevice) the
+// kernels may differ and `flags` may only be hipExtAnyOrderLaunch (0x1).
+absl::Status LaunchMultiDevice(const DeviceLaunch* launches, size_t count, unsigned flags,
+                               bool cooperative, const char* api);
+
+// The cooperative limits alone (device support, grid size) for `config`.
+absl::Status ValidateCooperativeGrid(const Function& function, const LaunchConfig& config);
 
 // What LaunchKernel checks of a configuration before recording it (grid,
 // block and shared memory against the kernel and its device), for callers

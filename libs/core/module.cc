@@ -5,10 +5,12 @@
 #include <optional>
 #include <vector>
 
+#include "absl/hash/hash.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "core/code_object.h"
 #include "core/context.h"
+#include "core/launch.h"
 #include "core/log.h"
 #include "core/memory.h"
 #include "core/spirv_rewrite.h"
@@ -129,6 +131,20 @@ Module::~Module() {
     status = FreeAllocation(allocation);
     if (!status.ok()) Log(LogLevel::kWarning, "module unload: ", status.message());
   }
+  MutexLock lock(&grid_barrier_mutex_);
+  if (grid_barrier_ != nullptr) {
+    status = FreeAllocation(grid_barrier_);
+    if (!status.ok()) Log(LogLevel::kWarning, "module unload: ", status.message());
+  }
+}
+
+absl::StatusOr<Allocation*> Module::GridBarrierScratch() {
+  MutexLock lock(&grid_barrier_mutex_);
+  if (grid_barrier_ == nullptr) {
+    SH_ASSIGN_OR_RETURN(grid_barrier_,
+                        AllocateDeviceMemory(context_, kGridBarrierWords * sizeof(uint32_t)));
+  }
+  return grid_barrier_;
 }
 
 Function* Module::FindFunction(absl::string_view name) const {
@@ -188,6 +204,7 @@ absl::Status LoadModule(Context* context, Module* module, LoadedImage image) {
       }
     }
 
+    const uint64_t code_hash = absl::HashOf(words);
     for (KernelInfo& kernel : reflection.kernels) {
       KernelLayout layout;
       layout.entry_point = kernel.name;
@@ -201,6 +218,7 @@ absl::Status LoadModule(Context* context, Module* module, LoadedImage image) {
       Allocation* kernel_globals = kernel.uses_globals ? globals : nullptr;
       module->functions_.push_back(std::make_unique<Function>(
           module, std::move(kernel), std::move(layout), std::move(backend_kernel), kernel_globals));
+      module->functions_.back()->set_code_hash(code_hash);
     }
     module->backend_modules_.push_back(std::move(backend_module));
   }

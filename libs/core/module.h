@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "core/api.h"
 #include "core/backend.h"
 #include "core/handle.h"
 #include "core/jit_options.h"
+#include "core/mutex.h"
 #include "core/spirv_reflect.h"
 
 namespace streamhal {
@@ -58,6 +60,11 @@ class Function : public Object {
   // ignores it).
   uint32_t launch_dynamic_shared_limit() const;
 
+  // A hash of the SPIR-V module the kernel came from: the multi-device
+  // cooperative launches require the same compiled code on every device.
+  uint64_t code_hash() const { return code_hash_; }
+  void set_code_hash(uint64_t hash) { code_hash_ = hash; }
+
  private:
   Module* const module_;
   const KernelInfo info_;
@@ -65,6 +72,7 @@ class Function : public Object {
   const std::unique_ptr<BackendKernel> backend_;
   Allocation* const globals_;
   uint32_t max_dynamic_shared_bytes_ = 0;
+  uint64_t code_hash_ = 0;
 };
 
 class Module : public Object {
@@ -87,6 +95,12 @@ class Module : public Object {
   };
   const Global* FindGlobal(absl::string_view name) const;
 
+  // The words a cooperative launch's grid barrier counts in (kGridBarrierWords),
+  // allocated on the first cooperative launch of one of the module's kernels.
+  // One set per module: a device runs one dispatch at a time where
+  // cooperative launches are allowed (docs/kernel-abi.md).
+  absl::StatusOr<Allocation*> GridBarrierScratch();
+
  private:
   friend absl::Status LoadModule(Context* context, Module* module, struct LoadedImage image);
 
@@ -95,6 +109,8 @@ class Module : public Object {
   std::vector<std::unique_ptr<Function>> functions_;
   std::vector<Allocation*> globals_allocations_;
   std::vector<Global> globals_;
+  Mutex grid_barrier_mutex_;
+  Allocation* grid_barrier_ ABSL_GUARDED_BY(grid_barrier_mutex_) = nullptr;
 };
 
 // Entry points. `out` receives a module handle.

@@ -1278,20 +1278,24 @@ ConstValue Reflector::EvaluateSpecOp(const Instruction& inst, uint32_t width, bo
 }
 
 absl::Status Reflector::CheckReservedSpecIds() {
-  // The runtime writes 32-bit values into SpecId 0..3, so they must be
-  // 32-bit integer spec constants.
+  // The runtime writes 32-bit values into SpecId 0..5 (4 and 5: the grid
+  // barrier of a cooperative launch), so they must be 32-bit integer spec
+  // constants.
   for (const auto& [id, spec_id] : spec_ids_) {
-    if (spec_id > 3) continue;
+    if (spec_id > 5) continue;
     const Instruction* def = m_.Def(id);
     const TypeInfo* type = def != nullptr ? Type(def->type_id) : nullptr;
     if (def == nullptr || def->opcode != spv::OpSpecConstant || type == nullptr ||
         type->kind != TypeKind::kInt || type->bits != 32) {
       return Invalid("SpecId ", spec_id, " (on ", NameOf(id),
                      ") is reserved by the kernel ABI for ",
-                     spec_id == 3 ? "the dynamic shared memory size" : "the block size",
+                     spec_id >= 4   ? "the grid barrier's address"
+                     : spec_id == 3 ? "the dynamic shared memory size"
+                                    : "the block size",
                      " and must be a 32-bit integer OpSpecConstant");
     }
     auto value = constants_.find(id);
+    if (spec_id > 3) continue;
     if (value != constants_.end() && value->second.ok && !reserved_spec_defaults_[spec_id]) {
       reserved_spec_defaults_[spec_id] = static_cast<uint32_t>(value->second.value);
     }

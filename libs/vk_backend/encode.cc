@@ -23,7 +23,8 @@ absl::StatusOr<ResolvedLaunch> ResolveLaunch(const DispatchParams& params,
   const KernelLayout& layout = kernel->layout();
   ResolvedLaunch launch;
   launch.kernel = kernel;
-  const PipelineKey key = kernel->KeyFor(params.block, params.dynamic_shared_bytes);
+  PipelineKey key = kernel->KeyFor(params.block, params.dynamic_shared_bytes);
+  key.grid_barrier = params.grid_barrier_address;
   launch.pipeline = kernel->LastPipeline(key);
   if (launch.pipeline == VK_NULL_HANDLE) {
     SH_ASSIGN_OR_RETURN(launch.pipeline, kernel->GetPipeline(key));

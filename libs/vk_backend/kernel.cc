@@ -160,9 +160,11 @@ absl::StatusOr<VkPipeline> VulkanKernel::GetPipeline(const PipelineKey& key) {
   auto it = pipelines_.find(key);
   if (it == pipelines_.end()) {
     // SpecId 0..2: the block dimensions the kernel takes from the launch;
-    // SpecId 3: dynamic shared memory bytes.
-    VkSpecializationMapEntry entries[4];
-    uint32_t values[4];
+    // SpecId 3: dynamic shared memory bytes; SpecId 4, 5: the grid barrier
+    // of a cooperative launch (an entry for an id the shader lacks is
+    // ignored, as Vulkan specifies).
+    VkSpecializationMapEntry entries[6];
+    uint32_t values[6];
     uint32_t count = 0;
     for (uint32_t i = 0; i < 3; ++i) {
       if (!layout_.block_dim_from_spec[i]) continue;
@@ -172,6 +174,12 @@ absl::StatusOr<VkPipeline> VulkanKernel::GetPipeline(const PipelineKey& key) {
     if (layout_.has_dynamic_shared_spec) {
       entries[count] = {3, count * 4, 4};
       values[count++] = key.shared_bytes;
+    }
+    if (key.grid_barrier != 0) {
+      entries[count] = {4, count * 4, 4};
+      values[count++] = static_cast<uint32_t>(key.grid_barrier);
+      entries[count] = {5, count * 4, 4};
+      values[count++] = static_cast<uint32_t>(key.grid_barrier >> 32);
     }
     VkSpecializationInfo specialization = {count, entries, count * 4, values};
     VkComputePipelineCreateInfo info = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};

@@ -86,13 +86,18 @@ class VulkanModule final : public streamhal::BackendModule {
 struct PipelineKey {
   std::array<uint32_t, 3> block = {1, 1, 1};
   uint32_t shared_bytes = 0;  // the SpecId 3 value; 0 when the kernel has none
+  // SpecId 4 and 5 (low and high words): a cooperative launch's grid
+  // barrier; 0 for other launches, which leave the constants at their default.
+  uint64_t grid_barrier = 0;
 
   bool operator==(const PipelineKey& other) const {
-    return block == other.block && shared_bytes == other.shared_bytes;
+    return block == other.block && shared_bytes == other.shared_bytes &&
+           grid_barrier == other.grid_barrier;
   }
   template <typename H>
   friend H AbslHashValue(H h, const PipelineKey& key) {
-    return H::combine(std::move(h), key.block[0], key.block[1], key.block[2], key.shared_bytes);
+    return H::combine(std::move(h), key.block[0], key.block[1], key.block[2], key.shared_bytes,
+                      key.grid_barrier);
   }
 };
 

@@ -27,6 +27,44 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int grid_x, unsigned int grid_y,
   return ToCUresult(streamhal::LaunchKernel(HandleValue(f), config));
 }
 
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int grid_x, unsigned int grid_y,
+                                   unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+                                   unsigned int block_z, unsigned int shared_mem_bytes,
+                                   CUstream stream, void** kernel_params) {
+  streamhal::LaunchConfig config;
+  config.grid = {grid_x, grid_y, grid_z};
+  config.block = {block_x, block_y, block_z};
+  config.shared_bytes = shared_mem_bytes;
+  config.stream = HandleValue(stream);
+  config.kernel_params = kernel_params;
+  return ToCUresult(streamhal::LaunchCooperativeKernel(HandleValue(f), config));
+}
+
+// Deprecated since CUDA 11.3, and still documented to launch.
+CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS* launch_params_list,
+                                              unsigned int num_devices, unsigned int flags) {
+  static_assert(CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC ==
+                streamhal::kMultiDeviceNoPreLaunchSync);
+  static_assert(CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC ==
+                streamhal::kMultiDeviceNoPostLaunchSync);
+  absl::InlinedVector<streamhal::DeviceLaunch, 4> launches;
+  if (launch_params_list != nullptr) {
+    for (unsigned int i = 0; i < num_devices; ++i) {
+      const CUDA_LAUNCH_PARAMS& from = launch_params_list[i];
+      streamhal::DeviceLaunch& to = launches.emplace_back();
+      to.function = HandleValue(from.function);
+      to.config.grid = {from.gridDimX, from.gridDimY, from.gridDimZ};
+      to.config.block = {from.blockDimX, from.blockDimY, from.blockDimZ};
+      to.config.shared_bytes = from.sharedMemBytes;
+      to.config.stream = HandleValue(from.hStream);
+      to.config.kernel_params = from.kernelParams;
+    }
+  }
+  return ToCUresult(streamhal::LaunchMultiDevice(
+      launch_params_list != nullptr ? launches.data() : nullptr, launches.size(), flags,
+      /*cooperative=*/true, "cuLaunchCooperativeKernelMultiDevice"));
+}
+
 CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernel_params,
                           void** extra) {
   if (config == nullptr) {

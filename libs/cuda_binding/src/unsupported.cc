@@ -65,11 +65,4 @@ SH_NOT_IMPLEMENTED(cuTexRefSetAddressMode, (CUtexref, int, CUaddress_mode))
 SH_NOT_IMPLEMENTED(cuTexRefSetFilterMode, (CUtexref, CUfilter_mode))
 SH_NOT_IMPLEMENTED(cuTexRefSetFlags, (CUtexref, unsigned int))
 
-// Kernel attributes, launch and occupancy
-SH_NOT_IMPLEMENTED(cuLaunchCooperativeKernel,
-                   (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
-                    unsigned int, unsigned int, unsigned int, CUstream, void**))
-SH_NOT_IMPLEMENTED(cuLaunchCooperativeKernelMultiDevice,
-                   (CUDA_LAUNCH_PARAMS*, unsigned int, unsigned int))
-
 }  // extern "C"

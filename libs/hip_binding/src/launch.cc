@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "call.h"
 #include "core/handle.h"
@@ -27,6 +28,45 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int grid_x, unsigned 
   config.kernel_params = kernel_params;
   streamhal::DecodeExtra(extra, HIP_LAUNCH_PARAM_END, &config);
   return RuntimeCall([&] { return streamhal::LaunchKernel(HandleValue(f), config); });
+}
+
+hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned int grid_x,
+                                            unsigned int grid_y, unsigned int grid_z,
+                                            unsigned int block_x, unsigned int block_y,
+                                            unsigned int block_z, unsigned int shared_mem_bytes,
+                                            hipStream_t stream, void** kernel_params) {
+  streamhal::LaunchConfig config;
+  config.grid = {grid_x, grid_y, grid_z};
+  config.block = {block_x, block_y, block_z};
+  config.shared_bytes = shared_mem_bytes;
+  config.stream = HandleValue(stream);
+  config.kernel_params = kernel_params;
+  return RuntimeCall([&] { return streamhal::LaunchCooperativeKernel(HandleValue(f), config); });
+}
+
+hipError_t hipModuleLaunchCooperativeKernelMultiDevice(hipFunctionLaunchParams* list,
+                                                       unsigned int num_devices,
+                                                       unsigned int flags) {
+  static_assert(hipCooperativeLaunchMultiDeviceNoPreSync == streamhal::kMultiDeviceNoPreLaunchSync);
+  static_assert(hipCooperativeLaunchMultiDeviceNoPostSync ==
+                streamhal::kMultiDeviceNoPostLaunchSync);
+  std::vector<streamhal::DeviceLaunch> launches;
+  if (list != nullptr) {
+    for (unsigned int i = 0; i < num_devices; ++i) {
+      streamhal::DeviceLaunch& to = launches.emplace_back();
+      to.function = HandleValue(list[i].function);
+      to.config.grid = {list[i].gridDimX, list[i].gridDimY, list[i].gridDimZ};
+      to.config.block = {list[i].blockDimX, list[i].blockDimY, list[i].blockDimZ};
+      to.config.shared_bytes = list[i].sharedMemBytes;
+      to.config.stream = HandleValue(list[i].hStream);
+      to.config.kernel_params = list[i].kernelParams;
+    }
+  }
+  return RuntimeCall([&] {
+    return streamhal::LaunchMultiDevice(list != nullptr ? launches.data() : nullptr,
+                                        launches.size(), flags, /*cooperative=*/true,
+                                        "hipModuleLaunchCooperativeKernelMultiDevice");
+  });
 }
 
 // Sizes are global work sizes in work-items. Vulkan has no partial

@@ -3,6 +3,8 @@
 // hipGetFuncBySymbol, hipGetSymbolAddress/Size, hipMemcpyTo/FromSymbol.
 #include <hip/hip_runtime_api.h>
 
+#include <vector>
+
 #include "call.h"
 #include "core/c_enum.h"
 #include "core/handle.h"
@@ -96,6 +98,69 @@ hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 di
     config.stream = HandleValue(stream);
     config.kernel_params = args;
     return streamhal::LaunchKernel(function, config);
+  });
+}
+
+hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid, dim3 block, void** kernel_params,
+                                      unsigned int shared_mem_bytes, hipStream_t stream) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(uint64_t function, streamhal::ResolveRegisteredFunction(f));
+    streamhal::LaunchConfig config;
+    config.grid = {grid.x, grid.y, grid.z};
+    config.block = {block.x, block.y, block.z};
+    config.shared_bytes = shared_mem_bytes;
+    config.stream = HandleValue(stream);
+    config.kernel_params = kernel_params;
+    return streamhal::LaunchCooperativeKernel(function, config);
+  });
+}
+
+namespace {
+
+// hipLaunchParams lists (host stubs, one launch per device).
+absl::Status LaunchParamsList(const hipLaunchParams* list, int num_devices, unsigned flags,
+                              bool cooperative, const char* api) {
+  if (num_devices < 0) {
+    return streamhal::Error(streamhal::ErrorCode::kInvalidValue, api, ": numDevices ", num_devices,
+                            " is negative");
+  }
+  std::vector<streamhal::DeviceLaunch> launches;
+  if (list != nullptr) {
+    for (int i = 0; i < num_devices; ++i) {
+      streamhal::DeviceLaunch& to = launches.emplace_back();
+      to.host_function = list[i].func;
+      to.config.grid = {list[i].gridDim.x, list[i].gridDim.y, list[i].gridDim.z};
+      to.config.block = {list[i].blockDim.x, list[i].blockDim.y, list[i].blockDim.z};
+      if (list[i].sharedMem > UINT32_MAX) {
+        return streamhal::Error(streamhal::ErrorCode::kInvalidValue, api, ": launch ", i,
+                                ": sharedMem is too large");
+      }
+      to.config.shared_bytes = static_cast<uint32_t>(list[i].sharedMem);
+      to.config.stream = HandleValue(list[i].stream);
+      to.config.kernel_params = list[i].args;
+    }
+  }
+  return streamhal::LaunchMultiDevice(list != nullptr ? launches.data() : nullptr, launches.size(),
+                                      flags, cooperative, api);
+}
+
+}  // namespace
+
+hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams* list, int num_devices,
+                                                 unsigned int flags) {
+  return RuntimeCall([&] {
+    return LaunchParamsList(list, num_devices, flags, /*cooperative=*/true,
+                            "hipLaunchCooperativeKernelMultiDevice");
+  });
+}
+
+// AMD: one launch per device, the kernels may differ; nothing waits for
+// anything (hipExtAnyOrderLaunch only relaxes an order never promised here).
+hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams* list, int num_devices,
+                                              unsigned int flags) {
+  return RuntimeCall([&] {
+    return LaunchParamsList(list, num_devices, flags, /*cooperative=*/false,
+                            "hipExtLaunchMultiKernelMultiDevice");
   });
 }
 

@@ -76,17 +76,6 @@ SH_NOT_IMPLEMENTED(hipLinkAddFile, (hipLinkState_t, hipJitInputType, const char*
 SH_NOT_IMPLEMENTED(hipLinkComplete, (hipLinkState_t, void**, size_t*))
 SH_NOT_IMPLEMENTED(hipLinkDestroy, (hipLinkState_t))
 
-// Functions and launches
-SH_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernel,
-                   (hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int,
-                    unsigned int, unsigned int, unsigned int, hipStream_t, void**))
-SH_NOT_IMPLEMENTED(hipModuleLaunchCooperativeKernelMultiDevice,
-                   (hipFunctionLaunchParams*, unsigned int, unsigned int))
-SH_NOT_IMPLEMENTED(hipLaunchCooperativeKernel,
-                   (const void*, dim3, dim3, void**, unsigned int, hipStream_t))
-SH_NOT_IMPLEMENTED(hipLaunchCooperativeKernelMultiDevice, (hipLaunchParams*, int, unsigned int))
-SH_NOT_IMPLEMENTED(hipExtLaunchMultiKernelMultiDevice, (hipLaunchParams*, int, unsigned int))
-
 // Texture references (deprecated in HIP)
 SH_NOT_IMPLEMENTED(hipTexRefSetAddressMode, (textureReference*, int, enum hipTextureAddressMode))
 SH_NOT_IMPLEMENTED(hipTexRefSetArray, (textureReference*, hipArray_const_t, unsigned int))

@@ -103,4 +103,86 @@ layout(constant_id = 3) const uint kStreamhalDynamicSharedBytes = 16;
 #define STREAMHAL_DYNAMIC_SHARED(T, ELEM_BYTES, NAME) \
   shared T NAME[kStreamhalDynamicSharedBytes / (ELEM_BYTES)]
 
+// Grid-wide barrier (CUDA's cooperative_groups grid.sync()) for kernels
+// launched cooperatively (cuLaunchCooperativeKernel, kernel ABI v2): every
+// block of the grid reaches grid_sync() before any block passes it, and
+// memory writes made before it are visible to the whole grid after it. Call
+// it from every thread of every block, in uniform control flow, as often as
+// needed. It returns true when the grid passed; false when the launch was not
+// cooperative (nothing waits then) or a block gave up waiting (below).
+//
+// The runtime zeroes four words for each cooperative launch and gives their
+// address as specialization constants 4 (low bits) and 5 (high bits); other
+// launches leave them 0. Words: arrivals of this round, the round
+// (generation), and a gave-up flag. One thread of each block arrives for it
+// and, unless it is the last, polls the generation; which thread polls
+// rotates with the round, so that the polling of many rounds is spread over
+// the block's threads (llvmpipe ends an invocation's loops after 65,535
+// iterations in all). Polling is bounded (STREAMHAL_GRID_SYNC_POLLS polls of
+// 128 reads): a block that runs out sets the gave-up flag, and every later
+// grid_sync() of the launch returns false at once: a kernel fails, it never
+// hangs. Data the grid shares through grid_sync() should be declared
+// coherent.
+#ifndef STREAMHAL_GRID_SYNC_POLLS
+#define STREAMHAL_GRID_SYNC_POLLS 16000
+#endif
+layout(constant_id = 4) const uint kStreamhalGridBarrierLow = 0;
+layout(constant_id = 5) const uint kStreamhalGridBarrierHigh = 0;
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer streamhal_grid_barrier {
+  uint arrived;
+  uint generation;
+  uint gave_up;
+};
+
+bool grid_is_valid() {
+  return kStreamhalGridBarrierLow != 0u || kStreamhalGridBarrierHigh != 0u;
+}
+
+// Four reads of the round; a poll is 32 of these (128 reads, about 0.16 s
+// for the default bound on lavapipe), so that the bound outlasts a loaded
+// machine's scheduling delays while a poll counts one loop iteration.
+#define STREAMHAL_GRID_POLL4                          \
+  if (atomicAdd(b.generation, 0u) != seen) break; \
+  if (atomicAdd(b.generation, 0u) != seen) break; \
+  if (atomicAdd(b.generation, 0u) != seen) break; \
+  if (atomicAdd(b.generation, 0u) != seen) break;
+#define STREAMHAL_GRID_POLL16 \
+  STREAMHAL_GRID_POLL4 STREAMHAL_GRID_POLL4 STREAMHAL_GRID_POLL4 STREAMHAL_GRID_POLL4
+
+bool grid_sync() {
+  if (!grid_is_valid()) return false;  // uniform: a specialization constant
+  streamhal_grid_barrier b = streamhal_grid_barrier(
+      packUint2x32(uvec2(kStreamhalGridBarrierLow, kStreamhalGridBarrierHigh)));
+  // The block's writes are done, and every thread reads the round before
+  // the block arrives: the round cannot change until then.
+  memoryBarrier();
+  barrier();
+  uint seen = atomicAdd(b.generation, 0u);
+  barrier();
+  uint threads = gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;
+  if (gl_LocalInvocationIndex == seen % threads && atomicAdd(b.gave_up, 0u) == 0u) {
+    uint blocks = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumWorkGroups.z;
+    if (atomicAdd(b.arrived, 1u) == blocks - 1u) {
+      // The last block: reset the count before opening the next round.
+      atomicExchange(b.arrived, 0u);
+      memoryBarrier();
+      atomicAdd(b.generation, 1u);
+    } else {
+      for (uint polls = 0u; polls < STREAMHAL_GRID_SYNC_POLLS; ++polls) {
+        STREAMHAL_GRID_POLL16 STREAMHAL_GRID_POLL16 STREAMHAL_GRID_POLL16 STREAMHAL_GRID_POLL16
+        STREAMHAL_GRID_POLL16 STREAMHAL_GRID_POLL16 STREAMHAL_GRID_POLL16 STREAMHAL_GRID_POLL16
+        if (atomicAdd(b.gave_up, 0u) != 0u) break;
+      }
+      // Checked after the loop, not trusted from it: llvmpipe may end a loop
+      // early (its iteration limit), which must read as giving up.
+      if (atomicAdd(b.generation, 0u) == seen) atomicExchange(b.gave_up, 1u);
+    }
+  }
+  memoryBarrier();
+  barrier();
+  return atomicAdd(b.gave_up, 0u) == 0u;
+}
+#undef STREAMHAL_GRID_POLL16
+#undef STREAMHAL_GRID_POLL4
+
 #endif  // STREAMHAL_KERNEL_GLSL_
