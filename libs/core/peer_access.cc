@@ -88,6 +88,12 @@ absl::Status DisablePeerAccess(uint64_t peer) {
 absl::Status EnablePeerAccessToDevice(int peer_device, unsigned flags) {
   SH_ASSIGN_OR_RETURN(Context * current, CurrentContext());
   SH_ASSIGN_OR_RETURN(Context * peer_context, RuntimePrimaryContext(peer_device));
+  // AMD: a device is not its own peer (hipErrorInvalidDevice), whichever of
+  // its contexts is current.
+  if (peer_context->device() == current->device()) {
+    return Error(ErrorCode::kInvalidDevice, "hipDeviceEnablePeerAccess: device ", peer_device,
+                 " is the current device");
+  }
   return Enable(current, peer_context, flags, "hipDeviceEnablePeerAccess");
 }
 
