@@ -97,6 +97,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
     Ratio("2-D DtoD 4096x4096 float, pitched / 1-D DtoD (target >= 0.8)", rates_,
           "BM_Streamhal_Memcpy2DDtoD4096x4096Float/real_time",
           "BM_Streamhal_MemcpyDtoD64MiB/real_time");
+    Ratio(
+        "peer 64 MiB throughput: cuMemcpyPeer / cuMemcpyDtoD (goal >= 0.8; needs "
+        "STREAMHAL_VK_DEVICES_PER_GPU=2)",
+        rates_, "BM_Streamhal_MemcpyPeer64MiB/real_time", "BM_Streamhal_MemcpyDtoD64MiB/real_time");
     Ratio("2-D HtoD 4096x4096 float, pitched / 1-D HtoD (target >= 0.8)", rates_,
           "BM_Streamhal_Memcpy2DHtoD4096x4096Float/real_time",
           "BM_Streamhal_MemcpyHtoD64MiB/real_time");

@@ -1,6 +1,6 @@
 // Copy throughput of 64 MiB: cuMemcpyHtoD / cuMemcpyDtoH against host
-// memcpy of the same size, and cuMemcpy2D of a 4096 x 4096 float region with
-// a pitch wider than its rows against a 1-D copy of the same bytes.
+// memcpy of the same size, cuMemcpyPeer against cuMemcpyDtoD, and cuMemcpy2D of a 4096 x 4096 float
+// region with a pitch wider than its rows against a 1-D copy of the same bytes.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -103,6 +103,41 @@ void BM_Streamhal_MemcpyDtoD64MiB(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kBytes));
 }
 BENCHMARK(BM_Streamhal_MemcpyDtoD64MiB)->UseRealTime();
+
+// cuMemcpyPeer of 64 MiB from device 1 to device 0, against
+// BM_Streamhal_MemcpyDtoD64MiB (issue 14's figure). Needs two devices: run
+// with STREAMHAL_VK_DEVICES_PER_GPU=2. The copy is complete on return.
+void BM_Streamhal_MemcpyPeer64MiB(benchmark::State& state) {
+  int count = 0;
+  if (cuDeviceGetCount(&count) != CUDA_SUCCESS || count < 2) {
+    state.SkipWithError("needs two devices (STREAMHAL_VK_DEVICES_PER_GPU=2)");
+    return;
+  }
+  CUcontext here = nullptr;
+  CUcontext peer = nullptr;
+  cuCtxGetCurrent(&here);
+  if (cuCtxCreate(&peer, 0, 1) != CUDA_SUCCESS) {
+    state.SkipWithError("cuCtxCreate on device 1 failed");
+    return;
+  }
+  CUdeviceptr source = 0;
+  const bool allocated =
+      cuMemAlloc(&source, kBytes) == CUDA_SUCCESS && cuMemsetD8(source, 3, kBytes) == CUDA_SUCCESS;
+  cuCtxPopCurrent(nullptr);
+  {
+    Buffers destination;
+    for (auto _ : state) {
+      if (!allocated ||
+          cuMemcpyPeer(destination.device, here, source, peer, kBytes) != CUDA_SUCCESS) {
+        state.SkipWithError("cuMemcpyPeer failed");
+        break;
+      }
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kBytes));
+  cuCtxDestroy(peer);
+}
+BENCHMARK(BM_Streamhal_MemcpyPeer64MiB)->UseRealTime();
 
 void BM_Streamhal_Memcpy2DDtoD4096x4096Float(benchmark::State& state) {
   Pitched region;

@@ -417,13 +417,12 @@ TEST_F(ContextConformance, SharedMemConfigRejectsBadArguments) {
   ASSERT_CU(CUDA_SUCCESS, cuCtxDestroy(context));
 }
 
-TEST_F(ContextConformance, PeerAccessIsRefusedAsTheDevicesReport) {
-  ProvesLimitation();
-  // cuDeviceCanAccessPeer reports 0 for every pair, so enabling is
-  // CUDA_ERROR_PEER_ACCESS_UNSUPPORTED and disabling finds nothing enabled.
-  const int peer_device = device_count() >= 2 ? 1 : 0;
+TEST_F(ContextConformance, PeerAccessIsRefusedBetweenContextsOfOneDevice) {
+  // A device is not its own peer (cuDeviceCanAccessPeer says 0), so
+  // enabling is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED and disabling finds
+  // nothing enabled. Peer access between devices: multi_device_test.cc.
   CUcontext peer = nullptr, current = nullptr;
-  ASSERT_CU(CUDA_SUCCESS, cuCtxCreate(&peer, 0, peer_device));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxCreate(&peer, 0, 0));
   ASSERT_CU(CUDA_SUCCESS, cuCtxCreate(&current, 0, 0));
   EXPECT_BOTH(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, cuCtxEnablePeerAccess(peer, 0),
               hipCtxEnablePeerAccess(AsHip(peer), 0));

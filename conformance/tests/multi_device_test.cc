@@ -433,5 +433,184 @@ TEST_F(PeerCopyConformance, StreamsWaitForEventsOfAnotherDevice) {
   cuMemFree(on1);
 }
 
+// --- Peer access: partitions of one physical device import each other's
+// memory at the same device addresses, so a kernel on device 1 uses a
+// CUdeviceptr of device 0 directly once access is enabled.
+
+hipCtx_t AsHip(CUcontext context) { return reinterpret_cast<hipCtx_t>(context); }
+
+class PeerAccessConformance : public PeerCopyConformance {
+ protected:
+  // c = a + b by vector_add, launched in `context` (a module of its own).
+  void VectorAddIn(CUcontext context, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, uint32_t n) {
+    ASSERT_CU(CUDA_SUCCESS, cuCtxPushCurrent(context));
+    CUmodule module = nullptr;
+    CUfunction function = LoadCudaKernel(kVectorAddGlsl, "vector_add", &module);
+    EXPECT_NE(function, nullptr);
+    void* params[] = {&a, &b, &c, &n};
+    EXPECT_CU(CUDA_SUCCESS,
+              cuLaunchKernel(function, (n + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
+    EXPECT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+    if (module != nullptr) {
+      EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+    }
+    CUcontext popped = nullptr;
+    EXPECT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+  }
+  std::vector<float> ReadFloats(CUcontext context, CUdeviceptr pointer, size_t count) {
+    std::vector<uint32_t> bits = Read(context, pointer, count);
+    std::vector<float> out(count);
+    std::memcpy(out.data(), bits.data(), count * 4);
+    return out;
+  }
+  void WriteFloats(CUcontext context, CUdeviceptr pointer, const std::vector<float>& values) {
+    std::vector<uint32_t> bits(values.size());
+    std::memcpy(bits.data(), values.data(), values.size() * 4);
+    Write(context, pointer, bits);
+  }
+};
+
+TEST_F(PeerAccessConformance, PartitionsOfOneDeviceArePeersThroughBothApis) {
+  for (int a = 0; a < 2; ++a) {
+    for (int b = 0; b < 2; ++b) {
+      int cuda_can = -1, hip_can = -1, cuda_attr = -1, hip_attr = -1;
+      EXPECT_CU(CUDA_SUCCESS, cuDeviceCanAccessPeer(&cuda_can, a, b));
+      EXPECT_HIP(hipSuccess, hipDeviceCanAccessPeer(&hip_can, a, b));
+      // A device is not its own peer.
+      EXPECT_EQ(cuda_can, a != b ? 1 : 0) << a << " -> " << b;
+      EXPECT_EQ(hip_can, cuda_can);
+      if (a == b) continue;
+      EXPECT_CU(CUDA_SUCCESS, cuDeviceGetP2PAttribute(
+                                  &cuda_attr, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, a, b));
+      EXPECT_HIP(hipSuccess,
+                 hipDeviceGetP2PAttribute(&hip_attr, hipDevP2PAttrAccessSupported, a, b));
+      EXPECT_EQ(cuda_attr, 1);
+      EXPECT_EQ(hip_attr, 1);
+      EXPECT_CU(CUDA_SUCCESS, cuDeviceGetP2PAttribute(
+                                  &cuda_attr, CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK, a, b));
+      EXPECT_EQ(cuda_attr, 0);
+    }
+  }
+}
+
+// Memory of device 0 allocated before and after enabling (pool blocks and a
+// block of its own) is read and written by a kernel of device 1.
+TEST_F(PeerAccessConformance, KernelsOfOneDeviceUsePeerMemoryOnceEnabled) {
+  constexpr uint32_t kN = 4096;
+  constexpr size_t kLarge = 48u << 20;            // above half a pool block: a block of its own
+  const CUdeviceptr a0 = AllocIn(ctx0_, kN * 4);  // before enabling
+  const CUdeviceptr b1 = AllocIn(ctx1_, kN * 4);
+  std::vector<float> a = Iota(kN, 1.0f), b = Iota(kN, 3.0f);
+  WriteFloats(ctx0_, a0, a);
+  WriteFloats(ctx1_, b1, b);
+
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPushCurrent(ctx1_));
+  EXPECT_CU(CUDA_SUCCESS, cuCtxEnablePeerAccess(ctx0_, 0));
+  EXPECT_CU(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, cuCtxEnablePeerAccess(ctx0_, 0));
+  CUcontext popped = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+
+  const CUdeviceptr c0 = AllocIn(ctx0_, kN * 4);    // after enabling
+  const CUdeviceptr big0 = AllocIn(ctx0_, kLarge);  // after enabling, dedicated
+  // Device 1 reads device 0's a0 and writes device 0's c0.
+  VectorAddIn(ctx1_, a0, b1, c0, kN);
+  std::vector<float> c = ReadFloats(ctx0_, c0, kN);
+  size_t wrong = 0;
+  for (uint32_t i = 0; i < kN; ++i) wrong += c[i] != a[i] + b[i];
+  EXPECT_EQ(wrong, 0u);
+  // ... and the far end of the large allocation.
+  const CUdeviceptr tail = big0 + kLarge - kN * 4;
+  VectorAddIn(ctx1_, c0, a0, tail, kN);
+  c = ReadFloats(ctx0_, tail, kN);
+  wrong = 0;
+  for (uint32_t i = 0; i < kN; ++i) wrong += c[i] != 2 * a[i] + b[i];
+  EXPECT_EQ(wrong, 0u);
+
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPushCurrent(ctx1_));
+  EXPECT_CU(CUDA_SUCCESS, cuCtxDisablePeerAccess(ctx0_));
+  EXPECT_CU(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, cuCtxDisablePeerAccess(ctx0_));
+  // Enabled again, and left enabled: destroying the contexts drops it.
+  EXPECT_CU(CUDA_SUCCESS, cuCtxEnablePeerAccess(ctx0_, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(big0));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(c0));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(a0));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(b1));
+}
+
+// Access is one way (CUDA: enabling lets the current context reach the
+// peer's memory), per context pair, and refused for the context itself.
+TEST_F(PeerAccessConformance, EnablingIsPerDirectionAndRejectsBadArguments) {
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPushCurrent(ctx1_));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuCtxEnablePeerAccess(ctx0_, 1),
+              hipCtxEnablePeerAccess(AsHip(ctx0_), 1));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_DEVICE, cuCtxEnablePeerAccess(ctx1_, 0),
+              hipCtxEnablePeerAccess(AsHip(ctx1_), 0));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_CONTEXT, cuCtxEnablePeerAccess(nullptr, 0),
+              hipCtxEnablePeerAccess(nullptr, 0));
+  EXPECT_HIP(hipSuccess, hipCtxEnablePeerAccess(AsHip(ctx0_), 0));
+  EXPECT_HIP(hipErrorPeerAccessAlreadyEnabled, hipCtxEnablePeerAccess(AsHip(ctx0_), 0));
+  CUcontext popped = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+  // The other direction is its own link.
+  EXPECT_CU(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, cuCtxDisablePeerAccess(ctx1_));  // ctx0_ current
+  EXPECT_CU(CUDA_SUCCESS, cuCtxEnablePeerAccess(ctx1_, 0));
+  EXPECT_CU(CUDA_SUCCESS, cuCtxDisablePeerAccess(ctx1_));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPushCurrent(ctx1_));
+  EXPECT_HIP(hipSuccess, hipCtxDisablePeerAccess(AsHip(ctx0_)));
+  EXPECT_HIP(hipErrorPeerAccessNotEnabled, hipCtxDisablePeerAccess(AsHip(ctx0_)));
+  // A second context of device 1 is not a peer of device 1.
+  CUcontext other1 = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxCreate(&other1, 0, 1));  // current now
+  EXPECT_CU(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, cuCtxEnablePeerAccess(ctx1_, 0));
+  EXPECT_CU(CUDA_SUCCESS, cuCtxDestroy(other1));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(&popped));
+}
+
+// hipDeviceEnablePeerAccess: the current device's context reaches the
+// peer device's primary context, whose hipMalloc memory a kernel uses.
+TEST_F(PeerAccessConformance, HipDevicesEnablePeerAccessAndKernelsUsePeerMemory) {
+  constexpr uint32_t kN = 2048;
+  std::vector<float> a = Iota(kN, 1.0f), b = Iota(kN, 5.0f);
+  ASSERT_HIP(hipSuccess, hipSetDevice(0));
+  void* a0 = nullptr;
+  void* c0 = nullptr;
+  ASSERT_HIP(hipSuccess, hipMalloc(&a0, kN * 4));
+  ASSERT_HIP(hipSuccess, hipMemcpyHtoD(a0, a.data(), kN * 4));
+  ASSERT_HIP(hipSuccess, hipSetDevice(1));
+  EXPECT_HIP(hipErrorInvalidValue, hipDeviceEnablePeerAccess(0, 2));
+  EXPECT_HIP(hipErrorInvalidDevice, hipDeviceEnablePeerAccess(2, 0));
+  EXPECT_HIP(hipErrorInvalidDevice, hipDeviceEnablePeerAccess(1, 0));  // itself
+  EXPECT_HIP(hipErrorPeerAccessNotEnabled, hipDeviceDisablePeerAccess(0));
+  ASSERT_HIP(hipSuccess, hipDeviceEnablePeerAccess(0, 0));
+  EXPECT_HIP(hipErrorPeerAccessAlreadyEnabled, hipDeviceEnablePeerAccess(0, 0));
+  ASSERT_HIP(hipSuccess, hipSetDevice(0));
+  ASSERT_HIP(hipSuccess, hipMalloc(&c0, kN * 4));  // after enabling
+  ASSERT_HIP(hipSuccess, hipSetDevice(1));
+  void* b1 = nullptr;
+  ASSERT_HIP(hipSuccess, hipMalloc(&b1, kN * 4));
+  ASSERT_HIP(hipSuccess, hipMemcpyHtoD(b1, b.data(), kN * 4));
+  hipModule_t module = nullptr;
+  hipFunction_t function = LoadHipKernel(kVectorAddGlsl, "vector_add", &module);
+  ASSERT_NE(function, nullptr);
+  uint32_t n = kN;
+  void* params[] = {&a0, &b1, &c0, &n};
+  EXPECT_HIP(hipSuccess, hipModuleLaunchKernel(function, (kN + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr,
+                                               params, nullptr));
+  EXPECT_HIP(hipSuccess, hipDeviceSynchronize());
+  EXPECT_HIP(hipSuccess, hipDeviceDisablePeerAccess(0));
+  EXPECT_HIP(hipErrorPeerAccessNotEnabled, hipDeviceDisablePeerAccess(0));
+  EXPECT_HIP(hipSuccess, hipModuleUnload(module));
+  EXPECT_HIP(hipSuccess, hipFree(b1));
+  ASSERT_HIP(hipSuccess, hipSetDevice(0));
+  std::vector<float> c(kN, -1.0f);
+  EXPECT_HIP(hipSuccess, hipMemcpyDtoH(c.data(), c0, kN * 4));
+  size_t wrong = 0;
+  for (uint32_t i = 0; i < kN; ++i) wrong += c[i] != a[i] + b[i];
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_HIP(hipSuccess, hipFree(a0));
+  EXPECT_HIP(hipSuccess, hipFree(c0));
+}
+
 }  // namespace
 }  // namespace streamhal::conformance

@@ -21,6 +21,11 @@ absl::StatusOr<std::unique_ptr<BackendAllocation>> BackendDevice::RegisterHostMe
   return Unsupported("host memory registration", properties());
 }
 
+absl::Status BackendDevice::EnablePeerAccess(BackendDevice*) {
+  return Error(ErrorCode::kPeerAccessUnsupported, "backend '", properties().backend_name,
+               "' has no peer access");
+}
+
 absl::StatusOr<std::unique_ptr<BackendModule>> BackendDevice::CreateModule(
     const std::vector<uint32_t>&) {
   return Unsupported("modules", properties());

@@ -416,6 +416,16 @@ class BackendDevice {
   virtual absl::StatusOr<std::unique_ptr<BackendAllocation>> RegisterHostMemory(void* pointer,
                                                                                 uint64_t size);
 
+  // Peer access (cuCtxEnablePeerAccess). CanAccessPeer: whether this
+  // device's kernels and copies can reach `peer`'s memory at the addresses
+  // `peer` hands out, once EnablePeerAccess has succeeded. EnablePeerAccess
+  // makes every allocation of `peer`, present and future, reachable that way
+  // until the matching DisablePeerAccess (calls are counted per peer).
+  // Defaults: no peer access.
+  virtual bool CanAccessPeer(BackendDevice* /*peer*/) { return false; }
+  virtual absl::Status EnablePeerAccess(BackendDevice* peer);
+  virtual void DisablePeerAccess(BackendDevice* /*peer*/) {}
+
   // Compiles a SPIR-V module that core has reflected and validated.
   virtual absl::StatusOr<std::unique_ptr<BackendModule>> CreateModule(
       const std::vector<uint32_t>& spirv);

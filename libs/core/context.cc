@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/mem_pool.h"
 #include "core/memory.h"
+#include "core/peer_access.h"
 #include "core/runtime.h"
 #include "core/status.h"
 #include "core/stream.h"
@@ -139,6 +140,8 @@ Context::~Context() {
     default_stream_fast_.store(nullptr, std::memory_order_release);
   }
   while (!objects.empty()) objects.pop_back();
+  // Peers stop importing this context's memory before it is freed.
+  ForgetPeerAccess(this);
   FreeContextAllocations(this);
 }
 
@@ -510,26 +513,6 @@ absl::Status SetContextSharedMemConfig(int config) {
   return ValidateSharedMemConfig(config, "cuCtxSetSharedMemConfig");
 }
 
-absl::Status EnablePeerAccess(uint64_t peer, unsigned flags) {
-  SH_ASSIGN_OR_RETURN(Context * current, CurrentContext());
-  SH_ASSIGN_OR_RETURN(Context * peer_context, ResolveContext(peer));
-  if (flags != 0) return Error(ErrorCode::kInvalidValue, "cuCtxEnablePeerAccess: flags must be 0");
-  if (peer_context == current) {
-    return Error(ErrorCode::kInvalidDevice, "cuCtxEnablePeerAccess: peer is the current context");
-  }
-  return Error(ErrorCode::kPeerAccessUnsupported, "cuCtxEnablePeerAccess: device ",
-               current->device()->ordinal(), " cannot access memory of device ",
-               peer_context->device()->ordinal());
-}
-
-absl::Status DisablePeerAccess(uint64_t peer) {
-  SH_RETURN_IF_ERROR(CurrentContext().status());
-  SH_RETURN_IF_ERROR(ResolveContext(peer).status());
-  return Error(ErrorCode::kPeerAccessNotEnabled,
-               "cuCtxDisablePeerAccess: peer access was never "
-               "enabled");
-}
-
 absl::Status AttachContext(HandleOut out, unsigned flags) {
   SH_RETURN_IF_ERROR(CheckInitialized());
   if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuCtxAttach: pctx is null");
@@ -698,6 +681,11 @@ absl::StatusOr<Context*> RuntimePrimary(Device* device) {
 }
 
 }  // namespace
+
+absl::StatusOr<Context*> RuntimePrimaryContext(int device_ordinal) {
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  return RuntimePrimary(device);
+}
 
 absl::Status RuntimeSetDevice(int device_ordinal) {
   SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));

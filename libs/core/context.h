@@ -171,9 +171,9 @@ absl::Status SetContextSharedMemConfig(int config);
 // cuFuncSetSharedMemConfig: kInvalidValue outside the enumeration.
 absl::Status ValidateCacheConfig(int config, const char* api);
 absl::Status ValidateSharedMemConfig(int config, const char* api);
-// Peer access from the current context to `peer`. Devices never share
-// memory in streamhal, so enabling reports kPeerAccessUnsupported (after
-// validating the arguments) and disabling reports kPeerAccessNotEnabled.
+// Peer access from the current context to `peer` (core/peer_access.cc):
+// kPeerAccessUnsupported where cuDeviceCanAccessPeer says 0,
+// kPeerAccessAlreadyEnabled / kPeerAccessNotEnabled as CUDA documents.
 absl::Status EnablePeerAccess(uint64_t peer, unsigned flags);
 absl::Status DisablePeerAccess(uint64_t peer);
 
@@ -207,6 +207,9 @@ absl::Status RuntimeSetDevice(int device);
 // The current context, or, when none is current, the primary context of this
 // thread's device, made current (lazy runtime initialisation).
 absl::StatusOr<Context*> RuntimeCurrentContext();
+// The primary context of `device`, created and retained once for the
+// runtime if needed (hipDeviceEnablePeerAccess names a peer by device).
+absl::StatusOr<Context*> RuntimePrimaryContext(int device);
 // hipDeviceReset: destroys the primary context of the current device.
 absl::Status RuntimeResetDevice();
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/device.h"
 #include "core/pool_arena.h"
 #include "core/runtime.h"
 #include "core/status.h"
@@ -249,9 +250,10 @@ absl::Status CanAccessPeer(int* can_access, int device, int peer) {
   if (can_access == nullptr) {
     return Error(ErrorCode::kInvalidValue, "cuDeviceCanAccessPeer: canAccessPeer is null");
   }
-  SH_RETURN_IF_ERROR(GetDevice(device).status());
-  SH_RETURN_IF_ERROR(GetDevice(peer).status());
-  *can_access = 0;
+  SH_ASSIGN_OR_RETURN(Device * from, GetDevice(device));
+  SH_ASSIGN_OR_RETURN(Device * to, GetDevice(peer));
+  // A device is not its own peer (HIP: 0 when deviceId == peerDeviceId).
+  *can_access = from != to && from->backend()->CanAccessPeer(to->backend()) ? 1 : 0;
   return absl::OkStatus();
 }
 
@@ -263,13 +265,27 @@ absl::Status GetPeerAttribute(int* value, PeerAttribute attribute, int src, int 
   if (attribute == PeerAttribute::kInvalid) {
     return Error(ErrorCode::kInvalidValue, "cuDeviceGetP2PAttribute: unknown attribute");
   }
-  SH_RETURN_IF_ERROR(GetDevice(src).status());
-  SH_RETURN_IF_ERROR(GetDevice(dst).status());
+  SH_ASSIGN_OR_RETURN(Device * from, GetDevice(src));
+  SH_ASSIGN_OR_RETURN(Device * to, GetDevice(dst));
   if (src == dst) {
     return Error(ErrorCode::kInvalidDevice,
                  "cuDeviceGetP2PAttribute: source and destination are the same device");
   }
-  *value = 0;
+  const bool access = from->backend()->CanAccessPeer(to->backend());
+  switch (attribute) {
+    case PeerAttribute::kAccessSupported:
+      *value = access ? 1 : 0;
+      break;
+    case PeerAttribute::kPerformanceRank:
+      // One kind of link only (partitions of one device): rank 0.
+      *value = 0;
+      break;
+    default:
+      // Atomics across devices and arrays (images) of a peer are not
+      // offered: each device has its own VkDevice.
+      *value = 0;
+      break;
+  }
   return absl::OkStatus();
 }
 

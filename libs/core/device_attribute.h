@@ -120,9 +120,10 @@ absl::Status GetDeviceHandle(int* device, int ordinal);
 absl::Status GetDevicePciBusId(char* pci_bus_id, int length, int device);
 absl::Status GetDeviceByPciBusId(int* device, const char* pci_bus_id);
 
-// Peer access between two devices: streamhal keeps each device's memory
-// private to it, so no pair can access each other (0), but both ordinals are
-// validated.
+// Peer access between two devices: 1 where the backend can map one device's
+// memory into the other at the same addresses (BackendDevice::CanAccessPeer;
+// on Vulkan, partitions of one physical device), else 0. Both ordinals are
+// validated; a device is not its own peer.
 absl::Status CanAccessPeer(int* can_access, int device, int peer);
 
 enum class PeerAttribute {
@@ -134,8 +135,8 @@ enum class PeerAttribute {
 };
 
 // cuDeviceGetP2PAttribute: the two devices must differ (CUDA gives
-// CUDA_ERROR_INVALID_DEVICE for src == dst). No pair has peer access, so
-// every attribute is 0.
+// CUDA_ERROR_INVALID_DEVICE for src == dst). ACCESS_SUPPORTED follows
+// CanAccessPeer; native atomics and array access are 0, the rank 0.
 absl::Status GetPeerAttribute(int* value, PeerAttribute attribute, int src, int dst);
 
 }  // namespace streamhal

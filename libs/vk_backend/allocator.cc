@@ -103,6 +103,7 @@ absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryBlock::Create(VkDevice device
   std::unique_ptr<MemoryBlock> block(new MemoryBlock(device));
   block->size_ = options.size;
   block->memory_type_ = options.memory_type;
+  block->imported_ = options.import_pointer != nullptr;
 
   VkExternalMemoryBufferCreateInfo external_buffer = {
       VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
@@ -586,6 +587,13 @@ absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryAllocator::CreateBlock(
     return block.status();
   }
   (*block)->counted_bytes_ = options.size;
+  // Peers that may access this memory see the block before anyone can
+  // allocate from it.
+  absl::Status mirrored = MirrorNewBlock(block->get());
+  if (!mirrored.ok()) {
+    DestroyBlock(std::move(*block));
+    return mirrored;
+  }
   return block;
 }
 
@@ -614,6 +622,21 @@ absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryAllocator::CreateGuardedBlock
 
 void MemoryAllocator::DestroyBlock(std::unique_ptr<MemoryBlock> block) {
   if (block == nullptr) return;
+  if (!block->imported_) {
+    // The peers' views go before the memory they import.
+    std::vector<std::unique_ptr<VulkanAllocation>> views;
+    {
+      MutexLock lock(&peer_mutex_);
+      own_blocks_.erase(block.get());
+      for (auto& peer : peers_) {
+        auto it = peer->imports.find(block.get());
+        if (it == peer->imports.end()) continue;
+        views.push_back(std::move(it->second));
+        peer->imports.erase(it);
+      }
+    }
+    views.clear();
+  }
   const uint32_t heap = HeapOfType(block->memory_type());
   const uint64_t counted = block->counted_bytes_;
   bool cached = false;
@@ -715,6 +738,92 @@ absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryAllocator::ImportHostMem
   allocation->host_pointer_ = pointer;
   allocation->dedicated_ = std::move(block);
   return allocation;
+}
+
+// --- Peer access ---
+
+absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryAllocator::MirrorBlock(
+    MemoryAllocator* importer, const MemoryBlock& block) {
+  if (block.mapped() == nullptr || block.guard() != AddressGuard::kHostMapped ||
+      reinterpret_cast<uintptr_t>(block.mapped()) != block.address()) {
+    return Error(ErrorCode::kPeerAccessUnsupported,
+                 "the device's memory is not mapped at its device address, so another device "
+                 "cannot import it at the same address");
+  }
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanAllocation> view,
+                      importer->ImportHostMemory(block.mapped(), block.size()));
+  if (view->device_address() != block.address()) {
+    return Error(ErrorCode::kPeerAccessUnsupported, "memory at device address 0x",
+                 absl::Hex(block.address()), " gets address 0x", absl::Hex(view->device_address()),
+                 " on the peer device");
+  }
+  return view;
+}
+
+absl::Status MemoryAllocator::MirrorNewBlock(const MemoryBlock* block) {
+  MutexLock lock(&peer_mutex_);
+  own_blocks_.insert(block);
+  for (auto& peer : peers_) {
+    absl::StatusOr<std::unique_ptr<VulkanAllocation>> view = MirrorBlock(peer->importer, *block);
+    if (!view.ok()) {
+      // DestroyBlock takes back the views made so far.
+      return Error(ErrorCode::kOutOfMemory,
+                   "a device with peer access cannot import new memory: ", view.status().message());
+    }
+    peer->imports.emplace(block, *std::move(view));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MemoryAllocator::AddPeer(MemoryAllocator* importer) {
+  MutexLock lock(&peer_mutex_);
+  for (auto& peer : peers_) {
+    if (peer->importer == importer) {
+      ++peer->count;
+      return absl::OkStatus();
+    }
+  }
+  auto mirror = std::make_unique<PeerMirror>();
+  mirror->importer = importer;
+  mirror->count = 1;
+  for (const MemoryBlock* block : own_blocks_) {
+    // On failure `mirror` and the views made so far go away.
+    SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanAllocation> view, MirrorBlock(importer, *block));
+    mirror->imports.emplace(block, std::move(view));
+  }
+  peers_.push_back(std::move(mirror));
+  return absl::OkStatus();
+}
+
+void MemoryAllocator::RemovePeer(MemoryAllocator* importer) {
+  std::unique_ptr<PeerMirror> removed;
+  {
+    MutexLock lock(&peer_mutex_);
+    for (auto it = peers_.begin(); it != peers_.end(); ++it) {
+      if ((*it)->importer != importer) continue;
+      if (--(*it)->count == 0) {
+        removed = std::move(*it);
+        peers_.erase(it);
+      }
+      break;
+    }
+  }
+  // The views are released outside the lock (they take the importer's heap
+  // mutex).
+}
+
+bool MemoryAllocator::CanMirrorInto(MemoryAllocator* importer) {
+  if (!importer->config_.external_memory_host || !device_->mapped()) return false;
+  BlockOptions options;
+  options.memory_type = device_->memory_type();
+  options.size = PageSize();
+  options.map = true;
+  absl::StatusOr<std::unique_ptr<MemoryBlock>> probe = MemoryBlock::Create(config_.device, options);
+  if (!probe.ok()) return false;
+  if (!(*probe)->GuardAddresses(nullptr) || (*probe)->guard() != AddressGuard::kHostMapped) {
+    return false;
+  }
+  return MirrorBlock(importer, **probe).ok();
 }
 
 }  // namespace streamhal::vk

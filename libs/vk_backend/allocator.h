@@ -34,11 +34,13 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/btree_map.h"
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "core/backend.h"
 #include "core/mutex.h"
@@ -137,6 +139,9 @@ class MemoryBlock {
   // allocator's heap mutex.
   uint64_t counted_bytes_ = 0;
   bool cached_ = false;
+  // Imported host memory (BlockOptions::import_pointer): the application's
+  // or a peer's, never mirrored into peers.
+  bool imported_ = false;
 
   // Pool bookkeeping (under the pool's mutex).
   uint64_t id_ = 0;
@@ -291,6 +296,19 @@ class MemoryAllocator {
   // took its first allocation (in use). Called under the pool's mutex.
   void SetBlockCached(MemoryBlock* block, bool cached);
 
+  // --- Peer access (VulkanDevice::EnablePeerAccess) ---
+  // Mirrors every block of this allocator, now and later, into `importer`
+  // at the same device address: the block's host mapping is imported there
+  // (VK_EXT_external_memory_host). That needs blocks mapped at exactly their
+  // device address (AddressGuard::kHostMapped, as on lavapipe). Counted:
+  // each AddPeer needs one RemovePeer. kPeerAccessUnsupported when a live
+  // block cannot be mirrored at its address (nothing changes then).
+  absl::Status AddPeer(MemoryAllocator* importer);
+  void RemovePeer(MemoryAllocator* importer);
+  // Whether AddPeer can work: a one-page probe block of the device memory
+  // type, imported into `importer`, gets the same device address there.
+  bool CanMirrorInto(MemoryAllocator* importer);
+
   // What a heap holds, in bytes.
   struct HeapUsage {
     uint64_t limit = 0;   // the heap's size: blocks stay within it
@@ -320,11 +338,29 @@ class MemoryAllocator {
   // usage; the usage includes our own blocks); UINT64_MAX without a budget.
   std::array<uint64_t, VK_MAX_MEMORY_HEAPS> BudgetRoom() const;
 
+  // `importer`'s view of `block` at the block's own device address.
+  static absl::StatusOr<std::unique_ptr<VulkanAllocation>> MirrorBlock(MemoryAllocator* importer,
+                                                                       const MemoryBlock& block);
+  // A new block enters the peers' views (CreateBlock); kOutOfMemory when a
+  // peer cannot take it.
+  absl::Status MirrorNewBlock(const MemoryBlock* block);
+  struct PeerMirror {
+    MemoryAllocator* importer = nullptr;
+    int count = 0;
+    absl::flat_hash_map<const MemoryBlock*, std::unique_ptr<VulkanAllocation>> imports;
+  };
+
   const AllocatorConfig config_;
   uint32_t buffer_memory_type_bits_ = 0;
   std::unique_ptr<MemoryPool> device_;
   std::unique_ptr<MemoryPool> pinned_;
   PFN_vkGetMemoryHostPointerPropertiesEXT get_host_pointer_properties_ = nullptr;
+
+  // Taken after a pool's mutex and before the importers' heap mutexes; never
+  // two allocators' peer mutexes at once (imports are not mirrored).
+  Mutex peer_mutex_;
+  absl::flat_hash_set<const MemoryBlock*> own_blocks_ ABSL_GUARDED_BY(peer_mutex_);
+  std::vector<std::unique_ptr<PeerMirror>> peers_ ABSL_GUARDED_BY(peer_mutex_);
 
   Mutex heap_mutex_;  // taken after a pool's mutex, never before
   std::array<HeapUsage, VK_MAX_MEMORY_HEAPS> heaps_ ABSL_GUARDED_BY(heap_mutex_);

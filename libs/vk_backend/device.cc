@@ -832,6 +832,38 @@ absl::StatusOr<std::unique_ptr<BackendAllocation>> VulkanDevice::RegisterHostMem
   return std::unique_ptr<BackendAllocation>(std::move(allocation));
 }
 
+bool VulkanDevice::CanAccessPeer(BackendDevice* peer) {
+  auto* other = dynamic_cast<VulkanDevice*>(peer);
+  // Partitions of one physical device share its driver and memory; devices
+  // of different drivers or GPUs have no common address space to share.
+  if (other == nullptr || other == this || other->physical_device_ != physical_device_) {
+    return false;
+  }
+  if (!features_.external_memory_host) return false;
+  {
+    MutexLock lock(&peer_mutex_);
+    auto it = peer_probes_.find(other);
+    if (it != peer_probes_.end()) return it->second;
+  }
+  const bool can = EnsureLogicalDevice().ok() && other->EnsureLogicalDevice().ok() &&
+                   other->allocator().CanMirrorInto(allocator_.get());
+  MutexLock lock(&peer_mutex_);
+  peer_probes_[other] = can;
+  return can;
+}
+
+absl::Status VulkanDevice::EnablePeerAccess(BackendDevice* peer) {
+  if (!CanAccessPeer(peer)) {
+    return Error(ErrorCode::kPeerAccessUnsupported, "device '", properties_.name,
+                 "' cannot import the peer's memory at its device addresses");
+  }
+  return static_cast<VulkanDevice*>(peer)->allocator().AddPeer(allocator_.get());
+}
+
+void VulkanDevice::DisablePeerAccess(BackendDevice* peer) {
+  static_cast<VulkanDevice*>(peer)->allocator().RemovePeer(allocator_.get());
+}
+
 absl::StatusOr<std::unique_ptr<BackendModule>> VulkanDevice::CreateModule(
     const std::vector<uint32_t>& spirv) {
   SH_RETURN_IF_ERROR(EnsureLogicalDevice());

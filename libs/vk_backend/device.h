@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/backend.h"
@@ -103,6 +104,14 @@ class VulkanDevice : public streamhal::BackendDevice {
                                                               MemoryKind kind) override;
   absl::StatusOr<std::unique_ptr<BackendAllocation>> RegisterHostMemory(void* pointer,
                                                                         uint64_t size) override;
+  // Peer access between devices presented from one physical device
+  // (STREAMHAL_VK_DEVICES_PER_GPU): the peer's memory blocks are imported
+  // here at their own device addresses (MemoryAllocator::AddPeer). Only
+  // where a probe shows the addresses survive the import (lavapipe maps
+  // memory at its device address).
+  bool CanAccessPeer(BackendDevice* peer) override;
+  absl::Status EnablePeerAccess(BackendDevice* peer) override;
+  void DisablePeerAccess(BackendDevice* peer) override;
   absl::StatusOr<std::unique_ptr<BackendModule>> CreateModule(
       const std::vector<uint32_t>& spirv) override;
   absl::StatusOr<std::unique_ptr<BackendKernel>> CreateKernel(BackendModule* module,
@@ -217,6 +226,10 @@ class VulkanDevice : public streamhal::BackendDevice {
   VkQueue queue_ = VK_NULL_HANDLE;
   std::unique_ptr<MemoryAllocator> allocator_;
   std::unique_ptr<KernelObjects> kernel_objects_;
+
+  // CanAccessPeer's probe results, per peer device.
+  Mutex peer_mutex_;
+  absl::flat_hash_map<const VulkanDevice*, bool> peer_probes_ ABSL_GUARDED_BY(peer_mutex_);
 
   Mutex queue_mutex_;
   std::atomic<uint64_t> submissions_{0};

@@ -256,5 +256,43 @@ TEST_F(LavapipeDeviceTest, ReportsExtensionsItHas) {
   EXPECT_FALSE(device_->HasExtension(""));
 }
 
+// Two partitions of one physical device are peers: the accessing device
+// imports the owner's blocks (present, and opened later, pooled or of their
+// own) at their own addresses; enabling is counted; a device is not its own
+// peer. Freeing and disabling in any order leaves nothing behind (the
+// sanitizers and the validation layers check).
+TEST_F(LavapipeDeviceTest, PartitionsImportEachOthersMemoryAtTheSameAddresses) {
+  absl::StatusOr<std::unique_ptr<VulkanDevice>> created =
+      VulkanDevice::Create(device_->instance(), device_->physical_device(), 0, 1, 2);
+  ASSERT_TRUE(created.ok()) << created.status();
+  std::unique_ptr<VulkanDevice> other = *std::move(created);
+  EXPECT_FALSE(device_->CanAccessPeer(device_));
+  ASSERT_TRUE(other->CanAccessPeer(device_));
+  EXPECT_TRUE(device_->CanAccessPeer(other.get()));
+
+  auto before = device_->Allocate(4096, MemoryKind::kDevice);
+  ASSERT_TRUE(before.ok()) << before.status();
+  ASSERT_TRUE(other->EnablePeerAccess(device_).ok());
+  ASSERT_TRUE(other->EnablePeerAccess(device_).ok());
+  // Three 30 MiB pieces need a second 64 MiB pool block; 48 MiB gets a
+  // block of its own.
+  std::vector<std::unique_ptr<BackendAllocation>> pooled;
+  for (int i = 0; i < 3; ++i) {
+    auto piece = device_->Allocate(uint64_t{30} << 20, MemoryKind::kDevice);
+    ASSERT_TRUE(piece.ok()) << piece.status();
+    pooled.push_back(*std::move(piece));
+  }
+  auto own = device_->Allocate(uint64_t{48} << 20, MemoryKind::kDevice);
+  ASSERT_TRUE(own.ok()) << own.status();
+  own->reset();  // its import goes first
+  other->DisablePeerAccess(device_);
+  pooled.clear();
+  other->DisablePeerAccess(device_);
+  // Enabled again and left so: the owner's blocks go, then the devices.
+  ASSERT_TRUE(other->EnablePeerAccess(device_).ok());
+  before->reset();
+  other->DisablePeerAccess(device_);
+}
+
 }  // namespace
 }  // namespace streamhal::vk

@@ -9,6 +9,7 @@
 #include "call.h"
 #include "core/c_enum.h"
 #include "core/device_attribute.h"
+#include "core/peer_access.h"
 
 using streamhal::DeviceAttribute;
 using streamhal::hip::Call;
@@ -350,6 +351,18 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {
 
 hipError_t hipDeviceCanAccessPeer(int* can_access_peer, int device, int peer_device) {
   return Call([&] { return streamhal::CanAccessPeer(can_access_peer, device, peer_device); });
+}
+
+// The current device's context gains access to the peer device's primary
+// context (AMD: peer access is between devices).
+hipError_t hipDeviceEnablePeerAccess(int peer_device, unsigned int flags) {
+  return streamhal::hip::RuntimeCall(
+      [&] { return streamhal::EnablePeerAccessToDevice(peer_device, flags); });
+}
+
+hipError_t hipDeviceDisablePeerAccess(int peer_device) {
+  return streamhal::hip::RuntimeCall(
+      [&] { return streamhal::DisablePeerAccessToDevice(peer_device); });
 }
 
 hipError_t hipDeviceGetP2PAttribute(int* value, hipDeviceP2PAttr attr, int src_device,

@@ -979,6 +979,8 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int deviceId);
 hipError_t hipDeviceGetPCIBusId(char* pciBusId, int len, int device);
 hipError_t hipDeviceGetByPCIBusId(int* device, const char* pciBusId);
 hipError_t hipDeviceCanAccessPeer(int* canAccessPeer, int deviceId, int peerDeviceId);
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags);
+hipError_t hipDeviceDisablePeerAccess(int peerDeviceId);
 hipError_t hipDeviceGetP2PAttribute(int* value, hipDeviceP2PAttr attr, int srcDevice,
                                     int dstDevice);
 hipError_t hipDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
