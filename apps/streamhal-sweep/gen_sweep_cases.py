@@ -194,7 +194,7 @@ HANDLE_TYPES = {
     "CUgraphExec": "GraphExec", "hipGraphExec_t": "GraphExec",
     "CUarray": "Array", "hipArray_t": "Array", "hipArray_const_t": "Array",
     "CUtexref": "TexRef", "textureReference*": "TexRef",
-    "CUkernel": "Kernel",
+    "CUkernel": "Kernel", "CUlibrary": "Library",
 }
 DEVICE_TYPES = {"CUdevice", "hipDevice_t"}
 DEVPTR_TYPES = {"CUdeviceptr", "hipDeviceptr_t"}
@@ -237,7 +237,7 @@ def classify(fn, p, enums):
         return "Value"
     if t.endswith("**") or t == "void**":
         return {"kernelParams": "KernelParams", "args": "KernelParams", "extra": "Extra",
-                "optionValues": "JitValues"}.get(p.name, "Out")
+                "optionValues": "JitValues", "jitOptionsValues": "JitValues"}.get(p.name, "Out")
     if t.endswith("*"):
         pointee = t[:-1]
         if pointee == "char":
@@ -334,7 +334,7 @@ DEFAULT_VARIANTS = {
 }
 for _h in ("Context", "Module", "Function", "Stream", "Event", "LinkState", "MemPool", "MemHandle",
            "Graph",
-           "GraphNode", "GraphExec", "Array", "TexRef", "Kernel"):
+           "GraphNode", "GraphExec", "Array", "TexRef", "Kernel", "Library"):
     DEFAULT_VARIANTS[_h] = HANDLE_VARIANTS
 # CUDA: the NULL stream is the legacy default stream, valid wherever a stream is.
 DEFAULT_VARIANTS["Stream"] = HANDLE_VARIANTS[1:]

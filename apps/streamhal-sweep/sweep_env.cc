@@ -87,6 +87,8 @@ const char* RoleName(Role role) {
     case Role::kArray: return "array";
     case Role::kTexRef: return "texture reference";
     case Role::kKernel: return "kernel";
+    case Role::kLibrary:
+      return "library";
     default: return "object";
   }
 }
@@ -461,6 +463,18 @@ uint64_t Env::Handle(Role role) {
       return hipLinkCreate(0, nullptr, nullptr, &state) == hipSuccess ? Bits(state)
                                                                         : kPlaceholder;
     }
+    case Role::kLibrary:
+    case Role::kKernel: {
+      if (!cuda) return kPlaceholder;  // CUDA only
+      CUlibrary library = nullptr;
+      CUkernel kernel = nullptr;
+      if (!Check(cuLibraryLoadData(&library, kKernelGlsl, nullptr, nullptr, 0, nullptr, nullptr, 0),
+                 "cuLibraryLoadData") ||
+          !Check(cuLibraryGetKernel(&kernel, library, kKernelName), "cuLibraryGetKernel")) {
+        return 0;
+      }
+      return role == Role::kLibrary ? Bits(library) : Bits(kernel);
+    }
     case Role::kArray: {
       if (cuda) {
         CUDA_ARRAY_DESCRIPTOR desc{};
@@ -683,6 +697,19 @@ uint64_t Env::Destroyed(Role role) {
         return state;
       }
       break;
+    }
+    case Role::kLibrary:
+    case Role::kKernel: {
+      if (!cuda) break;
+      CUlibrary library = nullptr;
+      CUkernel kernel = nullptr;
+      if (!Check(cuLibraryLoadData(&library, kKernelGlsl, nullptr, nullptr, 0, nullptr, nullptr, 0),
+                 "cuLibraryLoadData") ||
+          !Check(cuLibraryGetKernel(&kernel, library, kKernelName), "cuLibraryGetKernel") ||
+          !Check(cuLibraryUnload(library), "cuLibraryUnload")) {
+        return 0;
+      }
+      return role == Role::kLibrary ? Bits(library) : Bits(kernel);
     }
     case Role::kArray: {
       const uint64_t array = Handle(role);

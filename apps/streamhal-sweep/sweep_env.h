@@ -49,6 +49,7 @@ enum class Role : uint8_t {
   kArray,
   kTexRef,
   kKernel,
+  kLibrary,
   kSize,          // a byte size or count: 16
   kCopySize,      // a size bounded by the 4 KiB allocation it applies to: 16
   kLen,           // a buffer length (int): 256

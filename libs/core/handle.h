@@ -24,6 +24,8 @@ enum class ObjectKind : uint8_t {
   kArray,
   kTexRef,
   kMemHandle,  // cuMemCreate
+  kLibrary,    // cuLibraryLoadData
+  kKernel,     // a kernel of a library
 };
 
 // Why a lookup failed.

@@ -11,6 +11,7 @@
 #include "core/code_object.h"
 #include "core/context.h"
 #include "core/launch.h"
+#include "core/library.h"
 #include "core/log.h"
 #include "core/memory.h"
 #include "core/spirv_rewrite.h"
@@ -38,8 +39,10 @@ std::string GlslKernelName(absl::string_view source, absl::string_view fallback)
   return end == 0 ? std::string(fallback) : std::string(rest.substr(0, end));
 }
 
-absl::StatusOr<LoadedImage> Parse(const void* data, std::optional<size_t> size,
-                                  absl::string_view default_name, JitOptions* jit) {
+}  // namespace
+
+absl::StatusOr<LoadedImage> ParseKernelImage(const void* data, std::optional<size_t> size,
+                                             absl::string_view default_name, JitOptions* jit) {
   GlslOptions glsl;
   glsl.verbose = jit != nullptr && jit->verbose;
   SH_ASSIGN_OR_RETURN(ImageFormat format, DetectImageFormat(data, size));
@@ -59,6 +62,8 @@ absl::StatusOr<LoadedImage> Parse(const void* data, std::optional<size_t> size,
   }
   return image;
 }
+
+namespace {
 
 absl::Status Finish(Context* context, std::unique_ptr<Module> module, absl::Status loaded,
                     HandleOut out) {
@@ -225,6 +230,14 @@ absl::Status LoadModule(Context* context, Module* module, LoadedImage image) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<Module*> CreateModuleIn(Context* context, LoadedImage image) {
+  auto module = std::make_unique<Module>(context);
+  SH_RETURN_IF_ERROR(LoadModule(context, module.get(), std::move(image)));
+  Module* loaded = module.get();
+  context->Adopt(std::move(module));
+  return loaded;
+}
+
 absl::Status ModuleLoad(HandleOut out, const char* path, Api api) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   if (out.is_null() || path == nullptr) {
@@ -243,7 +256,8 @@ absl::Status ModuleLoad(HandleOut out, const char* path, Api api) {
   if (bytes.empty()) {
     return Error(ErrorCode::kInvalidImage, "cuModuleLoad: '", path, "' is empty");
   }
-  SH_ASSIGN_OR_RETURN(LoadedImage image, Parse(bytes.data(), bytes.size(), stem, nullptr));
+  SH_ASSIGN_OR_RETURN(LoadedImage image,
+                      ParseKernelImage(bytes.data(), bytes.size(), stem, nullptr));
   auto module = std::make_unique<Module>(context);
   absl::Status loaded = LoadModule(context, module.get(), std::move(image));
   return Finish(context, std::move(module), std::move(loaded), out);
@@ -254,7 +268,7 @@ absl::Status ModuleLoadData(HandleOut out, const void* image_data, JitOptions* j
   if (out.is_null() || image_data == nullptr) {
     return Error(ErrorCode::kInvalidValue, "cuModuleLoadData: module and image must not be null");
   }
-  SH_ASSIGN_OR_RETURN(LoadedImage image, Parse(image_data, std::nullopt, "main", jit));
+  SH_ASSIGN_OR_RETURN(LoadedImage image, ParseKernelImage(image_data, std::nullopt, "main", jit));
   auto module = std::make_unique<Module>(context);
   absl::Status loaded = LoadModule(context, module.get(), std::move(image));
   return Finish(context, std::move(module), std::move(loaded), out);
@@ -331,6 +345,12 @@ absl::Status ModuleGetGlobal(uint64_t* dptr, size_t* bytes, uint64_t handle, con
 absl::StatusOr<Function*> ResolveFunction(uint64_t handle) {
   HandleState state;
   Function* function = LookupAs<Function>(handle, &state);
+  if (function == nullptr && state == HandleState::kInvalid &&
+      LookupAs<Kernel>(handle) != nullptr) {
+    // A CUkernel passed where a CUfunction goes: its function in the
+    // current context.
+    return ResolveKernelFunction(handle);
+  }
   if (function == nullptr) {
     return Error(ErrorCode::kInvalidHandle, "function 0x", absl::Hex(handle),
                  state == HandleState::kNull        ? " is null"
@@ -344,6 +364,10 @@ absl::Status FuncGetAttribute(int* value, int attribute, uint64_t handle) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   if (value == nullptr) return Error(ErrorCode::kInvalidValue, "cuFuncGetAttribute: pi is null");
   SH_ASSIGN_OR_RETURN(Function * function, ResolveFunction(handle));
+  return GetFunctionAttribute(function, attribute, value);
+}
+
+absl::Status GetFunctionAttribute(Function* function, int attribute, int* value) {
   const DeviceProperties& p = function->module()->context()->device()->properties();
   switch (static_cast<FunctionAttribute>(attribute)) {
     case FunctionAttribute::kMaxThreadsPerBlock:
@@ -378,6 +402,10 @@ absl::Status FuncGetAttribute(int* value, int attribute, uint64_t handle) {
 absl::Status FuncSetAttribute(uint64_t handle, int attribute, int value) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_ASSIGN_OR_RETURN(Function * function, ResolveFunction(handle));
+  return SetFunctionAttribute(function, attribute, value);
+}
+
+absl::Status SetFunctionAttribute(Function* function, int attribute, int value) {
   switch (static_cast<FunctionAttribute>(attribute)) {
     case FunctionAttribute::kMaxDynamicSharedSizeBytes: {
       const uint32_t limit = function->device_shared_limit() - function->info().static_shared_bytes;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "core/api.h"
 #include "core/backend.h"
+#include "core/code_object.h"
 #include "core/handle.h"
 #include "core/jit_options.h"
 #include "core/mutex.h"
@@ -113,6 +115,14 @@ class Module : public Object {
   Allocation* grid_barrier_ ABSL_GUARDED_BY(grid_barrier_mutex_) = nullptr;
 };
 
+// Parses a kernel image of any format (code_object.h); GLSL's kernel is
+// named `default_name` unless the source names it. JIT logs and wall time
+// go to `jit` when given.
+absl::StatusOr<LoadedImage> ParseKernelImage(const void* data, std::optional<size_t> size,
+                                             absl::string_view default_name, JitOptions* jit);
+// Loads a parsed image into `context` as a new module the context owns.
+absl::StatusOr<Module*> CreateModuleIn(Context* context, LoadedImage image);
+
 // Entry points. `out` receives a module handle.
 // HIP: an empty path is kInvalidValue (CUDA: the file is not found).
 absl::Status ModuleLoad(HandleOut out, const char* path, Api api = Api::kCuda);
@@ -160,6 +170,10 @@ enum class FunctionAttribute : int {
 };
 absl::Status FuncGetAttribute(int* value, int attribute, uint64_t function);
 absl::Status FuncSetAttribute(uint64_t function, int attribute, int value);
+// The checks and effects of the two above on a resolved function (shared
+// with cuKernelGetAttribute / cuKernelSetAttribute).
+absl::Status GetFunctionAttribute(Function* function, int attribute, int* value);
+absl::Status SetFunctionAttribute(Function* function, int attribute, int value);
 // cuFuncSetCacheConfig / cuFuncSetSharedMemConfig: a valid value is accepted
 // and changes nothing (every device has a fixed split; see
 // SetContextCacheConfig).

@@ -8,6 +8,7 @@
 #include "core/backend_registry.h"
 #include "core/context.h"
 #include "core/device_visibility.h"
+#include "core/library.h"
 #include "core/log.h"
 #include "core/mem_pool.h"
 #include "core/mutex.h"
@@ -97,6 +98,8 @@ absl::Status Deinit() {
   SH_RETURN_IF_ERROR(CheckInitialized());
   // Contexts first: they own work and memory on the devices.
   DestroyAllContexts();
+  // Libraries after contexts: their modules went with the contexts.
+  DestroyAllLibraries();
   DestroyAllMemPools();
   ReleaseAllVirtualMemory();
   Runtime& runtime = GetRuntime();

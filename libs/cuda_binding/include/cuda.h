@@ -53,6 +53,7 @@ typedef struct CUctx_st* CUcontext;
 typedef struct CUmod_st* CUmodule;
 typedef struct CUfunc_st* CUfunction;
 typedef struct CUkern_st* CUkernel;
+typedef struct CUlib_st* CUlibrary;
 typedef struct CUarray_st* CUarray;
 typedef struct CUtexref_st* CUtexref;
 typedef struct CUevent_st* CUevent;
@@ -1263,6 +1264,50 @@ CUresult CUDAAPI cuModuleGetTexRef(CUtexref* pTexRef, CUmodule hmod, const char*
 CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int* count, CUmodule mod);
 CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction* functions, unsigned int numFunctions,
                                             CUmodule mod);
+
+/* Library management (CUDA 12): context-independent code. */
+typedef enum CUlibraryOption_enum {
+  CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0,
+  CU_LIBRARY_BINARY_IS_PRESERVED = 1,
+  CU_LIBRARY_NUM_OPTIONS
+} CUlibraryOption;
+
+typedef enum CUmoduleLoadingMode_enum {
+  CU_MODULE_EAGER_LOADING = 0x1,
+  CU_MODULE_LAZY_LOADING = 0x2
+} CUmoduleLoadingMode;
+
+CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode* mode);
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jitOptions,
+                                   void** jitOptionsValues, unsigned int numJitOptions,
+                                   CUlibraryOption* libraryOptions, void** libraryOptionValues,
+                                   unsigned int numLibraryOptions);
+CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* fileName,
+                                       CUjit_option* jitOptions, void** jitOptionsValues,
+                                       unsigned int numJitOptions, CUlibraryOption* libraryOptions,
+                                       void** libraryOptionValues, unsigned int numLibraryOptions);
+CUresult CUDAAPI cuLibraryUnload(CUlibrary library);
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel* pKernel, CUlibrary library, const char* name);
+CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int* count, CUlibrary lib);
+CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel* kernels, unsigned int numKernels,
+                                           CUlibrary lib);
+CUresult CUDAAPI cuLibraryGetModule(CUmodule* pMod, CUlibrary library);
+CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUlibrary library,
+                                    const char* name);
+CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr* dptr, size_t* bytes, CUlibrary library,
+                                     const char* name);
+CUresult CUDAAPI cuLibraryGetUnifiedFunction(void** fptr, CUlibrary library, const char* symbol);
+CUresult CUDAAPI cuKernelGetFunction(CUfunction* pFunc, CUkernel kernel);
+CUresult CUDAAPI cuKernelGetAttribute(int* pi, CUfunction_attribute attrib, CUkernel kernel,
+                                      CUdevice dev);
+CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel,
+                                      CUdevice dev);
+CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);
+/* Published in CUDA 12.3 to 12.5; declared because streamhal implements them. */
+CUresult CUDAAPI cuKernelGetName(const char** name, CUkernel hfunc);
+CUresult CUDAAPI cuKernelGetLibrary(CUlibrary* pLib, CUkernel kernel);
+CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t* paramOffset,
+                                      size_t* paramSize);
 
 /* Linker. */
 CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option* options, void** optionValues,
