@@ -101,10 +101,7 @@ TEST_F(PtxConformance, GridStrideLoopCoversEveryElement) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
-// KNOWN WRONG (first slice): this kernel translates to SPIR-V that passes
-// spirv-val, but gives wrong results on lavapipe (see docs/ptx.md, "Known
-// wrong"); disabled until the cause is found.
-TEST_F(PtxConformance, DISABLED_BlockReductionUsesSharedMemoryAndBarriers) {
+TEST_F(PtxConformance, BlockReductionUsesSharedMemoryAndBarriers) {
   CUmodule module = nullptr;
   CUfunction f = LoadPtx(PtxBlockReduce(), "block_reduce", &module);
   ASSERT_NE(f, nullptr);
@@ -133,10 +130,7 @@ TEST_F(PtxConformance, DISABLED_BlockReductionUsesSharedMemoryAndBarriers) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
-// KNOWN WRONG (first slice): this kernel translates to SPIR-V that passes
-// spirv-val, but gives wrong results on lavapipe (see docs/ptx.md, "Known
-// wrong"); disabled until the cause is found.
-TEST_F(PtxConformance, DISABLED_HistogramUsesSharedAndGlobalAtomics) {
+TEST_F(PtxConformance, HistogramUsesSharedAndGlobalAtomics) {
   CUmodule module = nullptr;
   CUfunction f = LoadPtx(PtxHistogram(), "histogram", &module);
   ASSERT_NE(f, nullptr);
@@ -164,10 +158,7 @@ TEST_F(PtxConformance, DISABLED_HistogramUsesSharedAndGlobalAtomics) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
-// KNOWN WRONG (first slice): this kernel translates to SPIR-V that passes
-// spirv-val, but gives wrong results on lavapipe (see docs/ptx.md, "Known
-// wrong"); disabled until the cause is found.
-TEST_F(PtxConformance, DISABLED_EarlyReturnsBranchesConversionsAnd64BitMath) {
+TEST_F(PtxConformance, EarlyReturnsBranchesConversionsAnd64BitMath) {
   CUmodule module = nullptr;
   CUfunction f = LoadPtx(PtxEarlyReturn(), "early_return", &module);
   ASSERT_NE(f, nullptr);
@@ -296,6 +287,63 @@ TEST_F(PtxConformance, PtxOutsideTheCoveredSubsetIsInvalidPtx) {
       ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
       "\tshfl.sync.down.b32 %r1, %r2, 1, 31, -1;\n\tret;\n}\n";
   EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&module, kShuffle));
+}
+
+// lavapipe compares 64-bit integers as unsigned even for OpSLessThan (found
+// through early_return): the translator flips the sign bits instead.
+TEST_F(PtxConformance, SignedSixtyFourBitComparesOrderNegativeValues) {
+  const char* ptx = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry cmp64(.param .u64 in, .param .u64 out)
+{
+ .reg .pred %p<2>; .reg .b32 %r<6>; .reg .b64 %rd<10>;
+ ld.param.u64 %rd1, [in];
+ ld.param.u64 %rd3, [out];
+ mov.u32 %r1, %tid.x;
+ mul.wide.s32 %rd4, %r1, 4;
+ add.s64 %rd5, %rd1, %rd4;
+ ld.global.s32 %rd2, [%rd5];
+ mov.u64 %rd9, 0;
+ setp.lt.s64 %p1, %rd2, 0;
+ selp.u32 %r2, 1, 0, %p1;
+ setp.gt.s64 %p1, %rd9, %rd2;
+ selp.u32 %r3, 2, 0, %p1;
+ or.b32 %r2, %r2, %r3;
+ setp.le.s64 %p1, %rd2, -1;
+ selp.u32 %r3, 4, 0, %p1;
+ or.b32 %r2, %r2, %r3;
+ setp.ge.s64 %p1, %rd2, 6;
+ selp.u32 %r3, 8, 0, %p1;
+ or.b32 %r2, %r2, %r3;
+ min.s64 %rd6, %rd2, 3;
+ max.s64 %rd7, %rd6, -4;
+ cvt.u32.u64 %r4, %rd7;
+ shl.b32 %r4, %r4, 8;
+ or.b32 %r2, %r2, %r4;
+ add.s64 %rd8, %rd3, %rd4;
+ st.global.u32 [%rd8], %r2;
+ ret;
+}
+)";
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(ptx, "cmp64", &module);
+  ASSERT_NE(f, nullptr);
+  const std::vector<int32_t> in = {5, -5, -39595, 7, 0, -1, 3, 6};
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, in.size() * 4));
+  void* params[] = {&din, &dout};
+  Launch(f, 1, static_cast<unsigned>(in.size()), params);
+  const std::vector<uint32_t> out = CudaDownload<uint32_t>(dout, in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const int64_t v = in[i];
+    const uint32_t flags = (v < 0 ? 1 : 0) | (0 > v ? 2 : 0) | (v <= -1 ? 4 : 0) | (v >= 6 ? 8 : 0);
+    const int64_t clamped = std::max<int64_t>(std::min<int64_t>(v, 3), -4);
+    EXPECT_EQ(out[i], flags | (static_cast<uint32_t>(clamped) << 8)) << v;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
 }  // namespace

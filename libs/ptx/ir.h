@@ -5,8 +5,7 @@
 // explicit terminator (branch, conditional branch, return), and predicated
 // instructions other than branches have been split into blocks of their own
 // (BuildBlocks), so a block's body is straight-line code. That keeps the CFG
-// explicit for the passes that follow (today the loop-and-switch dispatcher
-// of the emitter; a structurizer later).
+// explicit for the passes that follow (structurize.h).
 #ifndef STREAMHAL_PTX_IR_H_
 #define STREAMHAL_PTX_IR_H_
 

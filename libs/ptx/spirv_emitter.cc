@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "ptx/diagnostics.h"
+#include "ptx/structurize.h"
 
 namespace streamhal::ptx {
 namespace {
@@ -236,68 +237,13 @@ class FunctionEmitter {
     Emit(vars_, spv::OpVariable,
          {b_.Ptr(spv::StorageClassFunction, u32), block_var_, spv::StorageClassFunction});
 
-    const uint32_t header = b_.NewId(), sw = b_.NewId(), sw_merge = b_.NewId(), cont = b_.NewId(),
-                   merge = b_.NewId();
-    std::vector<uint32_t> labels;
-    for (size_t i = 0; i < f_.blocks.size(); ++i) labels.push_back(b_.NewId());
-    const uint32_t exit_id = static_cast<uint32_t>(f_.blocks.size());
-
-    // Dispatcher: loop { switch (block) { case i: body; block = next; } }
-    // until block == exit. Any CFG runs this way; a structurizer replaces it
-    // for reducible CFGs later.
-    Emit(code_, spv::OpStore, {block_var_, b_.ConstInt(32, 0)});
-    Emit(code_, spv::OpBranch, {header});
-    Emit(code_, spv::OpLabel, {header});
-    Emit(code_, spv::OpLoopMerge, {merge, cont, spv::LoopControlMaskNone});
-    Emit(code_, spv::OpBranch, {sw});
-    Emit(code_, spv::OpLabel, {sw});
-    const uint32_t current = b_.NewId();
-    Emit(code_, spv::OpLoad, {u32, current, block_var_});
-    Emit(code_, spv::OpSelectionMerge, {sw_merge, spv::SelectionControlMaskNone});
-    Words sw_ops{current, sw_merge};
-    for (size_t i = 0; i < labels.size(); ++i) {
-      sw_ops.push_back(static_cast<uint32_t>(i));
-      sw_ops.push_back(labels[i]);
+    if (auto tree = Structurize(f_.blocks)) {
+      Emit(code_, spv::OpStore, {block_var_, b_.ConstInt(32, 0)});
+      SH_PTX_RETURN_IF_ERROR(EmitRegion(*tree, 0));
+      Emit(code_, spv::OpReturn, {});
+    } else {
+      SH_PTX_RETURN_IF_ERROR(EmitDispatcher());
     }
-    EmitV(code_, spv::OpSwitch, sw_ops);
-    for (size_t i = 0; i < f_.blocks.size(); ++i) {
-      const Block& block = f_.blocks[i];
-      Emit(code_, spv::OpLabel, {labels[i]});
-      for (const Instruction& inst : block.body) SH_PTX_RETURN_IF_ERROR(EmitInstruction(inst));
-      uint32_t next = 0;
-      switch (block.exit) {
-        case Block::Exit::kReturn:
-          next = b_.ConstInt(32, exit_id);
-          break;
-        case Block::Exit::kBranch:
-          next = b_.ConstInt(32, static_cast<uint32_t>(block.target));
-          break;
-        case Block::Exit::kConditional: {
-          auto cond = ReadRegister(block.condition, block.line);
-          if (!cond.ok()) return cond.status();
-          if (cond->second != Type::kPred)
-            return SyntaxError(block.line, "branch guard is not a predicate");
-          next = b_.NewId();
-          const uint32_t taken = b_.ConstInt(32, static_cast<uint32_t>(block.target));
-          const uint32_t not_taken = b_.ConstInt(32, static_cast<uint32_t>(block.fallthrough));
-          Emit(code_, spv::OpSelect,
-               {u32, next, cond->first, block.condition_negated ? not_taken : taken,
-                block.condition_negated ? taken : not_taken});
-          break;
-        }
-      }
-      Emit(code_, spv::OpStore, {block_var_, next});
-      Emit(code_, spv::OpBranch, {sw_merge});
-    }
-    Emit(code_, spv::OpLabel, {sw_merge});
-    Emit(code_, spv::OpBranch, {cont});
-    Emit(code_, spv::OpLabel, {cont});
-    const uint32_t after = b_.NewId(), done = b_.NewId();
-    Emit(code_, spv::OpLoad, {u32, after, block_var_});
-    Emit(code_, spv::OpIEqual, {b_.Bool(), done, after, b_.ConstInt(32, exit_id)});
-    Emit(code_, spv::OpBranchConditional, {done, merge, header});
-    Emit(code_, spv::OpLabel, {merge});
-    Emit(code_, spv::OpReturn, {});
 
     Words& out = b_.functions();
     Emit(out, spv::OpFunction, {b_.Void(), fn, spv::FunctionControlMaskNone, b_.VoidFunction()});
@@ -342,6 +288,130 @@ class FunctionEmitter {
       if (v == var) return;
     }
     interface_.push_back(var);
+  }
+
+  // A block's body, then the index of the next block stored in block_var_
+  // (the block count for a return).
+  absl::Status EmitBlock(int i) {
+    const Block& block = f_.blocks[i];
+    for (const Instruction& inst : block.body) SH_PTX_RETURN_IF_ERROR(EmitInstruction(inst));
+    uint32_t next = 0;
+    switch (block.exit) {
+      case Block::Exit::kReturn:
+        next = b_.ConstInt(32, static_cast<uint32_t>(f_.blocks.size()));
+        break;
+      case Block::Exit::kBranch:
+        next = b_.ConstInt(32, static_cast<uint32_t>(block.target));
+        break;
+      case Block::Exit::kConditional: {
+        auto cond = ReadRegister(block.condition, block.line);
+        if (!cond.ok()) return cond.status();
+        if (cond->second != Type::kPred)
+          return SyntaxError(block.line, "branch guard is not a predicate");
+        next = b_.NewId();
+        const uint32_t taken = b_.ConstInt(32, static_cast<uint32_t>(block.target));
+        const uint32_t not_taken = b_.ConstInt(32, static_cast<uint32_t>(block.fallthrough));
+        Emit(code_, spv::OpSelect,
+             {b_.Int(32), next, cond->first, block.condition_negated ? not_taken : taken,
+              block.condition_negated ? taken : not_taken});
+        break;
+      }
+    }
+    Emit(code_, spv::OpStore, {block_var_, next});
+    return absl::OkStatus();
+  }
+
+  // Structured control flow (structurize.h): each node of the region in
+  // topological order, a block guarded by "block_var_ names it", a child loop
+  // as an OpLoopMerge loop that repeats while block_var_ names its header.
+  // The first node is entered unconditionally: it is the region's entry.
+  absl::Status EmitRegion(const LoopTree& tree, int r) {
+    const LoopTree::Region& region = tree.regions[r];
+    for (size_t k = 0; k < region.order.size(); ++k) {
+      const LoopTree::Node& node = region.order[k];
+      if (node.loop >= 0) {
+        SH_PTX_RETURN_IF_ERROR(EmitLoop(tree, node.loop));
+        continue;
+      }
+      if (k == 0) {
+        SH_PTX_RETURN_IF_ERROR(EmitBlock(node.block));
+        continue;
+      }
+      const uint32_t run = NamesBlock(node.block);
+      const uint32_t then = b_.NewId(), merge = b_.NewId();
+      Emit(code_, spv::OpSelectionMerge, {merge, spv::SelectionControlMaskNone});
+      Emit(code_, spv::OpBranchConditional, {run, then, merge});
+      Emit(code_, spv::OpLabel, {then});
+      SH_PTX_RETURN_IF_ERROR(EmitBlock(node.block));
+      Emit(code_, spv::OpBranch, {merge});
+      Emit(code_, spv::OpLabel, {merge});
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status EmitLoop(const LoopTree& tree, int r) {
+    const uint32_t header = b_.NewId(), body = b_.NewId(), cont = b_.NewId(), merge = b_.NewId();
+    Emit(code_, spv::OpBranch, {header});
+    Emit(code_, spv::OpLabel, {header});
+    Emit(code_, spv::OpLoopMerge, {merge, cont, spv::LoopControlMaskNone});
+    Emit(code_, spv::OpBranch, {body});
+    Emit(code_, spv::OpLabel, {body});
+    SH_PTX_RETURN_IF_ERROR(EmitRegion(tree, r));
+    Emit(code_, spv::OpBranch, {cont});
+    Emit(code_, spv::OpLabel, {cont});
+    Emit(code_, spv::OpBranchConditional, {NamesBlock(tree.regions[r].header), header, merge});
+    Emit(code_, spv::OpLabel, {merge});
+    return absl::OkStatus();
+  }
+
+  uint32_t NamesBlock(int block) {
+    const uint32_t current = Op1(spv::OpLoad, b_.Int(32), block_var_);
+    return Op2(spv::OpIEqual, b_.Bool(), current, b_.ConstInt(32, static_cast<uint32_t>(block)));
+  }
+
+  // The fallback for irreducible CFGs: loop { switch (block) { case i: body;
+  // block = next; } } until block == exit. Every executed block costs one
+  // loop iteration, and barriers are only correct where all threads of the
+  // workgroup go through the same sequence of blocks.
+  absl::Status EmitDispatcher() {
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t header = b_.NewId(), sw = b_.NewId(), sw_merge = b_.NewId(), cont = b_.NewId(),
+                   merge = b_.NewId();
+    std::vector<uint32_t> labels;
+    for (size_t i = 0; i < f_.blocks.size(); ++i) labels.push_back(b_.NewId());
+    const uint32_t exit_id = static_cast<uint32_t>(f_.blocks.size());
+
+    Emit(code_, spv::OpStore, {block_var_, b_.ConstInt(32, 0)});
+    Emit(code_, spv::OpBranch, {header});
+    Emit(code_, spv::OpLabel, {header});
+    Emit(code_, spv::OpLoopMerge, {merge, cont, spv::LoopControlMaskNone});
+    Emit(code_, spv::OpBranch, {sw});
+    Emit(code_, spv::OpLabel, {sw});
+    const uint32_t current = b_.NewId();
+    Emit(code_, spv::OpLoad, {u32, current, block_var_});
+    Emit(code_, spv::OpSelectionMerge, {sw_merge, spv::SelectionControlMaskNone});
+    Words sw_ops{current, sw_merge};
+    for (size_t i = 0; i < labels.size(); ++i) {
+      sw_ops.push_back(static_cast<uint32_t>(i));
+      sw_ops.push_back(labels[i]);
+    }
+    EmitV(code_, spv::OpSwitch, sw_ops);
+    for (size_t i = 0; i < f_.blocks.size(); ++i) {
+      Emit(code_, spv::OpLabel, {labels[i]});
+      SH_PTX_RETURN_IF_ERROR(EmitBlock(static_cast<int>(i)));
+      Emit(code_, spv::OpBranch, {sw_merge});
+    }
+    Emit(code_, spv::OpLabel, {sw_merge});
+    Emit(code_, spv::OpBranch, {cont});
+    Emit(code_, spv::OpLabel, {cont});
+    const uint32_t after = b_.NewId(), done = b_.NewId();
+    Emit(code_, spv::OpLoad, {u32, after, block_var_});
+    Emit(code_, spv::OpIEqual, {b_.Bool(), done, after, b_.ConstInt(32, exit_id)});
+    Emit(code_, spv::OpBranchConditional, {done, merge, header});
+    Emit(code_, spv::OpLabel, {merge});
+    Emit(code_, spv::OpReturn, {});
+
+    return absl::OkStatus();
   }
 
   // Static shared variables get byte offsets in one word array; an extern
@@ -960,6 +1030,17 @@ class FunctionEmitter {
       auto s = Sources(inst, 2, type);
       if (!s.ok()) return s.status();
       const bool mn = op == "min";
+      if (sg && TypeBits(type) == 64) {
+        // The unsigned compare with flipped sign bits (see EmitSetp).
+        const uint32_t sign = b_.ConstInt(64, uint64_t{1} << 63);
+        const uint32_t less =
+            Op2(spv::OpULessThan, b_.Bool(), Op2(spv::OpBitwiseXor, t, (*s)[0], sign),
+                Op2(spv::OpBitwiseXor, t, (*s)[1], sign));
+        result = b_.NewId();
+        Emit(code_, spv::OpSelect,
+             {t, result, less, mn ? (*s)[0] : (*s)[1], mn ? (*s)[1] : (*s)[0]});
+        return Write(inst.operands[0], result, result_type, inst.line);
+      }
       const uint32_t ext = fl   ? (mn ? GLSLstd450NMin : GLSLstd450NMax)
                            : sg ? (mn ? GLSLstd450SMin : GLSLstd450SMax)
                                 : (mn ? GLSLstd450UMin : GLSLstd450UMax);
@@ -1086,11 +1167,21 @@ class FunctionEmitter {
       result = cmp == "nan" ? any : Op1(spv::OpLogicalNot, boolean, any);
     } else {
       auto it = kOps.find(cmp);
-      const spv::Op o = it == kOps.end() ? spv::OpNop : it->second[fl ? 0 : sg ? 1 : 2];
+      spv::Op o = it == kOps.end() ? spv::OpNop : it->second[fl ? 0 : sg ? 1 : 2];
       if (o == spv::OpNop || type == Type::kPred || type == Type::kNone) {
         return Unsupported(inst.line, absl::StrCat("setp.", cmp, ".", TypeName(type)));
       }
-      result = Op2(o, boolean, *a, *c);
+      uint32_t x = *a, y = *c;
+      if (!fl && sg && TypeBits(type) == 64 && o != spv::OpIEqual && o != spv::OpINotEqual) {
+        // lavapipe (LLVM 15) compares 64-bit integers unsigned even for
+        // OpSLessThan & co (a negative value is not less than 0), so signed
+        // orders are unsigned ones with the sign bits flipped.
+        const uint32_t sign = b_.ConstInt(64, uint64_t{1} << 63);
+        x = Op2(spv::OpBitwiseXor, SpvType(type), x, sign);
+        y = Op2(spv::OpBitwiseXor, SpvType(type), y, sign);
+        o = it->second[2];
+      }
+      result = Op2(o, boolean, x, y);
     }
     if (!combine.empty()) {
       if (inst.operands.size() != 4)
