@@ -12,6 +12,7 @@ const char* PtxBlockReduce();
 const char* PtxHistogram();
 const char* PtxEarlyReturn();
 const char* PtxDynShared();
+const char* PtxModuleVars();
 
 }  // namespace streamhal::conformance
 

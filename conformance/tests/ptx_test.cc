@@ -346,5 +346,69 @@ TEST_F(PtxConformance, SignedSixtyFourBitComparesOrderNegativeValues) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
+TEST_F(PtxConformance, ModuleVariablesAreGlobalsWithTheirInitialisers) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxModuleVars(), "module_vars", &module);
+  ASSERT_NE(f, nullptr);
+  // __constant__ data starts with its initialiser, __device__ data zeroed.
+  CUdeviceptr coeffs = 0, offset_c = 0, lut = 0, calls = 0;
+  size_t bytes = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetGlobal(&coeffs, &bytes, module, "coeffs"));
+  EXPECT_EQ(bytes, 16u);
+  EXPECT_EQ(CudaDownload<float>(coeffs, 4), (std::vector<float>{0.5f, 1.5f, -2.0f, 4.0f}));
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetGlobal(&offset_c, &bytes, module, "offset_c"));
+  EXPECT_EQ(bytes, 4u);
+  EXPECT_EQ(CudaDownload<int32_t>(offset_c, 1)[0], 7);
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetGlobal(&lut, &bytes, module, "lut"));
+  EXPECT_EQ(bytes, 64u);
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetGlobal(&calls, &bytes, module, "calls"));
+  EXPECT_EQ(CudaDownload<uint32_t>(calls, 1)[0], 0u);
+  EXPECT_CU(CUDA_ERROR_NOT_FOUND,
+            cuModuleGetGlobal(&lut, &bytes, module, "__streamhal_globals_address"));
+  // The host writes a table and a coefficient; the kernel reads them.
+  std::vector<int32_t> table(16);
+  for (int i = 0; i < 16; ++i) table[i] = i * i - 20;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyHtoD(lut, table.data(), 64));
+  const float c3 = 0.25f;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyHtoD(coeffs + 12, &c3, 4));
+  const std::vector<float> coeff = {0.5f, 1.5f, -2.0f, c3};
+  int n = 1000;
+  std::vector<float> in(n);
+  for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i % 13) * 0.5f - 3.0f;
+  CUdeviceptr din = CudaUpload(in), dout = 0, dpicked = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dpicked, n * 4));
+  void* params[] = {&din, &dout, &dpicked, &n};
+  Launch(f, (n + 127) / 128, 128, params);
+  const std::vector<float> out = CudaDownload<float>(dout, n);
+  const std::vector<int32_t> picked = CudaDownload<int32_t>(dpicked, n);
+  for (int i = 0; i < n; ++i) {
+    const float x = in[i];
+    const float expected =
+        std::fma(x, std::fma(x, std::fma(x, coeff[i & 3], coeff[2]), coeff[1]), coeff[0]);
+    ASSERT_NEAR(out[i], expected, 1e-4f * (1.0f + std::fabs(expected))) << i;
+    ASSERT_EQ(picked[i], table[i & 15] + 7) << i;
+  }
+  EXPECT_EQ(CudaDownload<uint32_t>(calls, 1)[0], static_cast<uint32_t>(n));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dpicked));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, HipSeesModuleVariablesOfPtx) {
+  hipModule_t module = nullptr;
+  ASSERT_HIP(hipSuccess, hipModuleLoadData(&module, PtxModuleVars()));
+  hipDeviceptr_t offset_c = nullptr;
+  size_t bytes = 0;
+  ASSERT_HIP(hipSuccess, hipModuleGetGlobal(&offset_c, &bytes, module, "offset_c"));
+  EXPECT_EQ(bytes, 4u);
+  int32_t value = 0;
+  ASSERT_HIP(hipSuccess, hipMemcpyDtoH(&value, offset_c, 4));
+  EXPECT_EQ(value, 7);
+  EXPECT_HIP(hipErrorNotFound, hipModuleGetGlobal(&offset_c, &bytes, module, "missing"));
+  EXPECT_HIP(hipSuccess, hipModuleUnload(module));
+}
+
 }  // namespace
 }  // namespace streamhal::conformance

@@ -111,6 +111,7 @@ struct Variable {
   int64_t count = 1;  // elements; 0 for an unsized extern array
   bool is_extern = false;
   int line = 0;
+  std::vector<uint8_t> init;  // .global/.const initialiser, little-endian; empty: zeros
 };
 
 struct Function {

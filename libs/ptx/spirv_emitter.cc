@@ -172,6 +172,11 @@ class ModuleBuilder {
   Words& modes() { return modes_; }
   Words& functions() { return functions_; }
   bool float_atomics = false;
+  // Module-scope .global/.const variables (DeclareGlobals): the
+  // streamhal_globals buffer, its member 0 holding the buffer's own device
+  // address, and each variable's byte offset in it.
+  uint32_t globals_var = 0;
+  std::map<std::string, uint32_t> global_offsets;
 
   Words Finish() {
     Words out{spv::MagicNumber, 0x00010500, 0, bound(), 0};
@@ -420,6 +425,7 @@ class FunctionEmitter {
     uint32_t offset = 0;
     const Variable* dynamic = nullptr;
     auto place = [&](const Variable& v) -> absl::Status {
+      if (v.space == Space::kGlobal || v.space == Space::kConst) return absl::OkStatus();
       if (v.space != Space::kShared) return Unsupported(v.line, "variable state space");
       if (v.is_extern) {
         dynamic = &v;
@@ -599,6 +605,8 @@ class FunctionEmitter {
         auto it = shared_offsets_.find(o.name);
         if (it != shared_offsets_.end() && IsInteger(want))
           return b_.ConstInt(TypeBits(want), it->second);
+        if (b_.global_offsets.count(o.name) && IsInteger(want) && TypeBits(want) == 64)
+          return GlobalVariableAddress(o.name, 0);
         return Unsupported(line, absl::StrCat("use of symbol ", o.name, " as a value"));
       }
       default:
@@ -623,14 +631,32 @@ class FunctionEmitter {
   // The 64-bit address of a global access.
   absl::StatusOr<uint32_t> GlobalAddress(const Operand& o, int64_t extra, int line) {
     if (o.kind != Operand::Kind::kAddress) return SyntaxError(line, "expected an address");
+    if (o.base_is_symbol && b_.global_offsets.count(o.name)) {
+      return GlobalVariableAddress(o.name, o.int_value + extra);
+    }
     if (o.name.empty() || o.base_is_symbol) {
-      return Unsupported(line, "global access to a module variable or absolute address");
+      return Unsupported(
+          line, absl::StrCat("global access to ", o.name.empty() ? "an absolute address" : o.name));
     }
     auto base = Read(Operand{Operand::Kind::kRegister, o.name}, Type::kU64, line);
     if (!base.ok()) return base;
     const int64_t off = o.int_value + extra;
     if (off == 0) return *base;
     return Op2(spv::OpIAdd, b_.Int(64), *base, b_.ConstInt(64, static_cast<uint64_t>(off)));
+  }
+
+  // The device address of a module variable plus `offset`: the buffer's
+  // address (member 0, which core fills in) plus the variable's offset.
+  uint32_t GlobalVariableAddress(const std::string& name, int64_t offset) {
+    UseGlobal(b_.globals_var);
+    const uint32_t u64 = b_.Int(64);
+    const uint32_t ptr = b_.NewId();
+    Emit(code_, spv::OpAccessChain,
+         {b_.Ptr(spv::StorageClassStorageBuffer, u64), ptr, b_.globals_var, b_.ConstInt(32, 0)});
+    const uint32_t base = Op1(spv::OpLoad, u64, ptr);
+    const int64_t total = static_cast<int64_t>(b_.global_offsets.at(name)) + offset;
+    if (total == 0) return base;
+    return Op2(spv::OpIAdd, u64, base, b_.ConstInt(64, static_cast<uint64_t>(total)));
   }
 
   // The 32-bit byte offset of a shared access.
@@ -752,8 +778,10 @@ class FunctionEmitter {
 
   Space AccessSpace(const Instruction& inst) {
     // Generic addresses are treated as global (shared memory is only reached
-    // through .shared accesses in this translator).
-    return inst.space == Space::kGeneric ? Space::kGlobal : inst.space;
+    // through .shared accesses in this translator); .const data lives in the
+    // module's globals buffer, read like global memory.
+    return inst.space == Space::kGeneric || inst.space == Space::kConst ? Space::kGlobal
+                                                                        : inst.space;
   }
 
   absl::Status EmitLoadStore(const Instruction& inst) {
@@ -763,8 +791,8 @@ class FunctionEmitter {
       return SyntaxError(inst.line, "ld/st needs a type");
     for (const std::string& m : inst.modifiers) {
       static const std::set<std::string> kKnown = {
-          "global", "shared", "param",    "v2",      "v4",   "nc",  "ca",  "cg", "cs",
-          "lu",     "cv",     "volatile", "relaxed", "weak", "gpu", "cta", "sys"};
+          "global", "shared", "param", "const",    "v2",      "v4",   "nc",  "ca",  "cg",
+          "cs",     "lu",     "cv",    "volatile", "relaxed", "weak", "gpu", "cta", "sys"};
       if (!kKnown.count(m) && TypeFromName(m) == Type::kNone) {
         return Unsupported(inst.line, absl::StrCat(inst.opcode, " modifier .", m));
       }
@@ -1317,10 +1345,78 @@ class FunctionEmitter {
   uint32_t block_var_ = 0;
 };
 
+// Module-scope .global and .const variables become the members of the
+// streamhal_globals storage buffer (docs/kernel-abi.md, "Module-scope data"),
+// so cuModuleGetGlobal finds them by name. Each member is an array of words;
+// UserSemantic strings ask core to write an initialiser into a member and
+// the buffer's own device address into member 0, since PTX takes variable
+// addresses (mov.u64 %rd, var) and SPIR-V cannot take a buffer's address.
+absl::Status DeclareGlobals(ModuleBuilder& b, const Module& module) {
+  const uint32_t u32 = b.Int(32), u64 = b.Int(64);
+  Words members{0, u64};
+  std::vector<uint32_t> offsets{0};
+  std::vector<std::string> names{"__streamhal_globals_address"};
+  std::vector<const Variable*> vars{nullptr};
+  uint64_t offset = 8;
+  for (const Variable& v : module.variables) {
+    if (v.space != Space::kGlobal && v.space != Space::kConst) continue;
+    if (v.is_extern || v.count <= 0) return Unsupported(v.line, "extern or unsized .global/.const");
+    if (b.global_offsets.count(v.name))
+      return SyntaxError(v.line, absl::StrCat(v.name, " declared twice"));
+    const uint64_t align = std::max<uint64_t>(4, static_cast<uint64_t>(v.align));
+    if (align > 256 || (align & (align - 1)) != 0)
+      return SyntaxError(v.line, "bad variable alignment");
+    offset = (offset + align - 1) / align * align;
+    const uint64_t bytes = static_cast<uint64_t>(v.count) * (TypeBits(v.type) / 8);
+    if (bytes > (64u << 20) || offset + bytes > (64u << 20))
+      return Unsupported(v.line, "module variables over 64 MiB");
+    if (v.init.size() > (60u << 10)) return Unsupported(v.line, "initialisers over 60 KiB");
+    b.global_offsets[v.name] = static_cast<uint32_t>(offset);
+    members.push_back(b.Array(u32, b.ConstInt(32, static_cast<uint32_t>((bytes + 3) / 4)), 4));
+    offsets.push_back(static_cast<uint32_t>(offset));
+    names.push_back(v.name);
+    vars.push_back(&v);
+    offset += bytes;
+  }
+  if (vars.size() == 1) return absl::OkStatus();
+  const uint32_t block = b.NewId();
+  members[0] = block;
+  EmitV(b.types(), spv::OpTypeStruct, members);
+  b.Name(block, "streamhal_globals");
+  Emit(b.annotations(), spv::OpDecorate, {block, spv::DecorationBlock});
+  for (uint32_t i = 0; i < offsets.size(); ++i) {
+    b.MemberName(block, i, names[i]);
+    Emit(b.annotations(), spv::OpMemberDecorate, {block, i, spv::DecorationOffset, offsets[i]});
+    std::string semantic;
+    if (i == 0) {
+      semantic = "streamhal.address";
+    } else if (!vars[i]->init.empty()) {
+      semantic = "streamhal.init:";
+      static const char kHex[] = "0123456789abcdef";
+      for (uint8_t byte : vars[i]->init) {
+        semantic.push_back(kHex[byte >> 4]);
+        semantic.push_back(kHex[byte & 15]);
+      }
+    }
+    if (semantic.empty()) continue;
+    Words w{block, i, spv::DecorationUserSemantic};
+    AppendString(w, semantic);
+    EmitV(b.annotations(), spv::OpMemberDecorateString, w);
+  }
+  b.globals_var = b.NewId();
+  Emit(b.types(), spv::OpVariable,
+       {b.Ptr(spv::StorageClassStorageBuffer, block), b.globals_var,
+        spv::StorageClassStorageBuffer});
+  Emit(b.annotations(), spv::OpDecorate, {b.globals_var, spv::DecorationDescriptorSet, 0});
+  Emit(b.annotations(), spv::OpDecorate, {b.globals_var, spv::DecorationBinding, 0});
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<uint32_t>> EmitSpirv(const Module& module) {
   ModuleBuilder builder;
+  SH_PTX_RETURN_IF_ERROR(DeclareGlobals(builder, module));
   std::set<std::string> names;
   for (const Function& f : module.functions) {
     if (!f.is_entry) return Unsupported(f.line, ".func");
