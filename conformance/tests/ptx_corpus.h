@@ -13,6 +13,7 @@ const char* PtxHistogram();
 const char* PtxEarlyReturn();
 const char* PtxDynShared();
 const char* PtxModuleVars();
+const char* PtxLocalArray();
 
 }  // namespace streamhal::conformance
 

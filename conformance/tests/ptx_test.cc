@@ -410,5 +410,26 @@ TEST_F(PtxConformance, HipSeesModuleVariablesOfPtx) {
   EXPECT_HIP(hipSuccess, hipModuleUnload(module));
 }
 
+TEST_F(PtxConformance, LocalArrayIsPerThreadMemory) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxLocalArray(), "local_array", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 700;
+  std::vector<int32_t> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 2654435761u) >> 20;
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 4));
+  void* params[] = {&din, &dout, &n};
+  Launch(f, (n + 63) / 64, 64, params);
+  const std::vector<int32_t> out = CudaDownload<int32_t>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    const int v = in[i], a = v & 15, b = (v >> 4) & 15;
+    ASSERT_EQ(out[i], (v * a + a) + (v * b + b)) << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
 }  // namespace
 }  // namespace streamhal::conformance

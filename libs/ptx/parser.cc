@@ -149,7 +149,7 @@ class Parser {
     } else if (space.text == ".const") {
       v.space = Space::kConst;
     } else if (space.text == ".local") {
-      return Unsupported(space.line, ".local memory (the stack)");
+      v.space = Space::kLocal;
     } else {
       return SyntaxError(space.line, absl::StrCat("unexpected '", space.text, "'"));
     }

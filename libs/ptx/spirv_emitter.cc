@@ -227,6 +227,7 @@ class FunctionEmitter {
 
   absl::Status Run() {
     SH_PTX_RETURN_IF_ERROR(LayOutShared());
+    SH_PTX_RETURN_IF_ERROR(LayOutLocal());
     SH_PTX_RETURN_IF_ERROR(DeclareParams());
     const uint32_t fn = b_.NewId();
     b_.Name(fn, f_.name);
@@ -426,6 +427,11 @@ class FunctionEmitter {
     const Variable* dynamic = nullptr;
     auto place = [&](const Variable& v) -> absl::Status {
       if (v.space == Space::kGlobal || v.space == Space::kConst) return absl::OkStatus();
+      if (v.space == Space::kLocal) {
+        if (&v < f_.variables.data() || &v >= f_.variables.data() + f_.variables.size())
+          return Unsupported(v.line, "module-scope .local variable");
+        return absl::OkStatus();
+      }
       if (v.space != Space::kShared) return Unsupported(v.line, "variable state space");
       if (v.is_extern) {
         dynamic = &v;
@@ -463,6 +469,29 @@ class FunctionEmitter {
          {b_.Ptr(spv::StorageClassWorkgroup, array), shared_var_, spv::StorageClassWorkgroup});
     b_.Name(shared_var_, f_.name + "_shared");
     UseGlobal(shared_var_);
+    return absl::OkStatus();
+  }
+
+  // .local variables (the per-thread stack, nvcc's __local_depot) are one
+  // Function array of 32-bit words addressed in bytes, like shared memory.
+  absl::Status LayOutLocal() {
+    uint32_t offset = 0;
+    for (const Variable& v : f_.variables) {
+      if (v.space != Space::kLocal) continue;
+      const uint32_t align = std::max<uint32_t>(4, static_cast<uint32_t>(v.align));
+      if (align > 256) return SyntaxError(v.line, "bad variable alignment");
+      offset = (offset + align - 1) / align * align;
+      local_offsets_[v.name] = offset;
+      const uint64_t bytes = static_cast<uint64_t>(v.count) * (TypeBits(v.type) / 8);
+      if (bytes > (64u << 10) || offset + bytes > (64u << 10))
+        return Unsupported(v.line, ".local data over 64 KiB per thread");
+      offset += static_cast<uint32_t>(bytes);
+    }
+    if (offset == 0) return absl::OkStatus();
+    const uint32_t array = b_.Array(b_.Int(32), b_.ConstInt(32, (offset + 3) / 4), 0);
+    local_var_ = b_.NewId();
+    Emit(vars_, spv::OpVariable,
+         {b_.Ptr(spv::StorageClassFunction, array), local_var_, spv::StorageClassFunction});
     return absl::OkStatus();
   }
 
@@ -605,6 +634,8 @@ class FunctionEmitter {
         auto it = shared_offsets_.find(o.name);
         if (it != shared_offsets_.end() && IsInteger(want))
           return b_.ConstInt(TypeBits(want), it->second);
+        if (local_offsets_.count(o.name) && IsInteger(want))
+          return b_.ConstInt(TypeBits(want), local_offsets_.at(o.name));
         if (b_.global_offsets.count(o.name) && IsInteger(want) && TypeBits(want) == 64)
           return GlobalVariableAddress(o.name, 0);
         return Unsupported(line, absl::StrCat("use of symbol ", o.name, " as a value"));
@@ -659,18 +690,22 @@ class FunctionEmitter {
     return Op2(spv::OpIAdd, u64, base, b_.ConstInt(64, static_cast<uint64_t>(total)));
   }
 
-  // The 32-bit byte offset of a shared access.
-  absl::StatusOr<uint32_t> SharedAddress(const Operand& o, int64_t extra, int line) {
+  // The 32-bit byte offset of a shared (or .local) access.
+  absl::StatusOr<uint32_t> SharedAddress(const Operand& o, int64_t extra, int line,
+                                         Space space = Space::kShared) {
     if (o.kind != Operand::Kind::kAddress) return SyntaxError(line, "expected an address");
-    if (shared_var_ == 0)
-      return SyntaxError(line, "shared access in a kernel without shared memory");
+    const bool local = space == Space::kLocal;
+    if ((local ? local_var_ : shared_var_) == 0)
+      return SyntaxError(line, local ? "local access in a kernel without .local data"
+                                     : "shared access in a kernel without shared memory");
+    const std::map<std::string, uint32_t>& offsets = local ? local_offsets_ : shared_offsets_;
     uint32_t base;
     int64_t off = o.int_value + extra;
     if (o.name.empty()) {
       base = b_.ConstInt(32, 0);
     } else if (o.base_is_symbol) {
-      auto it = shared_offsets_.find(o.name);
-      if (it == shared_offsets_.end())
+      auto it = offsets.find(o.name);
+      if (it == offsets.end())
         return SyntaxError(line, absl::StrCat("unknown shared symbol ", o.name));
       base = b_.ConstInt(32, 0);
       off += it->second;
@@ -683,12 +718,14 @@ class FunctionEmitter {
     return Op2(spv::OpIAdd, b_.Int(32), base, b_.ConstInt(32, static_cast<uint64_t>(off)));
   }
 
-  uint32_t SharedWordPtr(uint32_t byte_addr) {
+  uint32_t SharedWordPtr(uint32_t byte_addr, Space space = Space::kShared) {
     const uint32_t u32 = b_.Int(32);
     const uint32_t index = Op2(spv::OpShiftRightLogical, u32, byte_addr, b_.ConstInt(32, 2));
     const uint32_t ptr = b_.NewId();
+    const bool local = space == Space::kLocal;
     Emit(code_, spv::OpAccessChain,
-         {b_.Ptr(spv::StorageClassWorkgroup, u32), ptr, shared_var_, index});
+         {b_.Ptr(local ? spv::StorageClassFunction : spv::StorageClassWorkgroup, u32), ptr,
+          local ? local_var_ : shared_var_, index});
     return ptr;
   }
 
@@ -710,10 +747,10 @@ class FunctionEmitter {
     uint32_t shift_src = 0;    // the low address bits, u32
     auto load_word = [&](uint32_t byte_off) -> uint32_t {
       const uint32_t id = b_.NewId();
-      if (space == Space::kShared) {
+      if (space == Space::kShared || space == Space::kLocal) {
         const uint32_t a =
             byte_off ? Op2(spv::OpIAdd, u32, word_addr32, b_.ConstInt(32, byte_off)) : word_addr32;
-        Emit(code_, spv::OpLoad, {u32, id, SharedWordPtr(a)});
+        Emit(code_, spv::OpLoad, {u32, id, SharedWordPtr(a, space)});
       } else {
         const uint32_t aligned =
             Op2(spv::OpBitwiseAnd, b_.Int(64), addr, b_.ConstInt(64, ~uint64_t{3}));
@@ -723,7 +760,7 @@ class FunctionEmitter {
       }
       return id;
     };
-    if (space == Space::kShared) {
+    if (space == Space::kShared || space == Space::kLocal) {
       word_addr32 = addr;
       shift_src = addr;
     } else {
@@ -759,17 +796,17 @@ class FunctionEmitter {
            {ptr, value, spv::MemoryAccessAlignedMask, static_cast<uint32_t>(bits / 8)});
       return absl::OkStatus();
     }
-    if (space == Space::kShared && (bits == 32 || bits == 64)) {
+    if ((space == Space::kShared || space == Space::kLocal) && (bits == 32 || bits == 64)) {
       uint32_t v = IsFloat(type) ? Op1(spv::OpBitcast, b_.Int(bits), value) : value;
       if (bits == 32) {
-        Emit(code_, spv::OpStore, {SharedWordPtr(addr), v});
+        Emit(code_, spv::OpStore, {SharedWordPtr(addr, space), v});
       } else {
         const uint32_t lo = Op1(spv::OpUConvert, u32, v);
         const uint32_t hi = Op1(spv::OpUConvert, u32,
                                 Op2(spv::OpShiftRightLogical, b_.Int(64), v, b_.ConstInt(64, 32)));
-        Emit(code_, spv::OpStore, {SharedWordPtr(addr), lo});
+        Emit(code_, spv::OpStore, {SharedWordPtr(addr, space), lo});
         Emit(code_, spv::OpStore,
-             {SharedWordPtr(Op2(spv::OpIAdd, u32, addr, b_.ConstInt(32, 4))), hi});
+             {SharedWordPtr(Op2(spv::OpIAdd, u32, addr, b_.ConstInt(32, 4)), space), hi});
       }
       return absl::OkStatus();
     }
@@ -791,7 +828,7 @@ class FunctionEmitter {
       return SyntaxError(inst.line, "ld/st needs a type");
     for (const std::string& m : inst.modifiers) {
       static const std::set<std::string> kKnown = {
-          "global", "shared", "param", "const",    "v2",      "v4",   "nc",  "ca",  "cg",
+          "global", "shared", "param", "const",    "local",   "v2",   "v4",  "nc",  "ca", "cg",
           "cs",     "lu",     "cv",    "volatile", "relaxed", "weak", "gpu", "cta", "sys"};
       if (!kKnown.count(m) && TypeFromName(m) == Type::kNone) {
         return Unsupported(inst.line, absl::StrCat(inst.opcode, " modifier .", m));
@@ -821,11 +858,11 @@ class FunctionEmitter {
         SH_PTX_RETURN_IF_ERROR(Write(*values[i], *v, type, inst.line));
         continue;
       }
-      if (space != Space::kGlobal && space != Space::kShared) {
-        return Unsupported(inst.line, "state space of ld/st (.local, .const)");
+      if (space != Space::kGlobal && space != Space::kShared && space != Space::kLocal) {
+        return Unsupported(inst.line, "state space of ld/st");
       }
       auto addr = space == Space::kGlobal ? GlobalAddress(addr_op, extra, inst.line)
-                                          : SharedAddress(addr_op, extra, inst.line);
+                                          : SharedAddress(addr_op, extra, inst.line, space);
       if (!addr.ok()) return addr.status();
       if (is_load) {
         auto v = LoadMemory(space, *addr, type, inst.line);
@@ -1339,6 +1376,8 @@ class FunctionEmitter {
   std::vector<uint32_t> interface_;
   std::map<std::string, std::pair<uint32_t, Type>> reg_vars_;
   std::map<std::string, uint32_t> shared_offsets_;
+  std::map<std::string, uint32_t> local_offsets_;
+  uint32_t local_var_ = 0;
   uint32_t shared_var_ = 0;
   uint32_t param_var_ = 0;
   std::vector<uint32_t> param_types_;

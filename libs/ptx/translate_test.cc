@@ -55,7 +55,8 @@ TEST_P(CorpusTest, TranslatesToValidVulkanSpirv) {
 
 INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                          testing::Values("vector_add", "saxpy", "grid_stride", "block_reduce",
-                                         "histogram", "early_return", "dyn_shared", "module_vars"));
+                                         "histogram", "early_return", "dyn_shared", "module_vars",
+                                         "local_array"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
