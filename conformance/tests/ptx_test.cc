@@ -431,5 +431,78 @@ TEST_F(PtxConformance, LocalArrayIsPerThreadMemory) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
+// NVIDIA fat binaries (nvcc -fatbin, checked in): the PTX entry is translated.
+TEST_F(PtxConformance, FatBinaryRunsItsPtxEntryThroughBothApis) {
+  const std::vector<unsigned char> fatbin = FatbinVectorAdd();
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, fatbin.data()));
+  CUfunction f = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&f, module, "vector_add"));
+  ExpectCudaVectorAdd(f, 500);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadFatBinary(&module, fatbin.data()));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  hipModule_t hip_module = nullptr;
+  ASSERT_HIP(hipSuccess, hipModuleLoadData(&hip_module, fatbin.data()));
+  hipFunction_t hip_function = nullptr;
+  ASSERT_HIP(hipSuccess, hipModuleGetFunction(&hip_function, hip_module, "vector_add"));
+  ExpectHipVectorAdd(hip_function, 300);
+  EXPECT_HIP(hipSuccess, hipModuleUnload(hip_module));
+}
+
+TEST_F(PtxConformance, FatBinaryFilesLoadWithModuleLoad) {
+  const std::vector<unsigned char> fatbin = FatbinVectorAdd();
+  char path[] = "/tmp/streamhal_fatbin_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, fatbin.data(), fatbin.size()), static_cast<ssize_t>(fatbin.size()));
+  close(fd);
+  CUmodule module = nullptr;
+  EXPECT_CU(CUDA_SUCCESS, cuModuleLoad(&module, path));
+  CUfunction f = nullptr;
+  EXPECT_CU(CUDA_SUCCESS, cuModuleGetFunction(&f, module, "vector_add"));
+  ExpectCudaVectorAdd(f, 200);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  // Cut short: the entries overrun the file.
+  ASSERT_EQ(truncate(path, static_cast<off_t>(fatbin.size() - 100)), 0);
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE, cuModuleLoad(&module, path));
+  std::remove(path);
+}
+
+TEST_F(PtxConformance, FatBinaryWrapperPointsAtTheFatBinary) {
+  const std::vector<unsigned char> fatbin = FatbinVectorAdd();
+  struct {
+    int magic;
+    int version;
+    const void* data;
+    void* filename_or_fatbins;
+  } wrapper = {0x466243b1, 1, fatbin.data(), nullptr};
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadFatBinary(&module, &wrapper));
+  CUfunction f = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&f, module, "vector_add"));
+  ExpectCudaVectorAdd(f, 100);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  wrapper.data = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE, cuModuleLoadFatBinary(&module, &wrapper));
+}
+
+TEST_F(PtxConformance, SassOnlyFatBinaryIsNoBinaryForGpu) {
+  const std::vector<unsigned char> fatbin = FatbinVectorAddSass();
+  CUmodule module = nullptr;
+  EXPECT_CU(CUDA_ERROR_NO_BINARY_FOR_GPU, cuModuleLoadData(&module, fatbin.data()));
+  hipModule_t hip_module = nullptr;
+  EXPECT_HIP(hipErrorNoBinaryForGpu, hipModuleLoadData(&hip_module, fatbin.data()));
+}
+
+// CUDA 13's nvcc compresses PTX entries (zstd) by default; there is no
+// decompressor here, so such fat binaries are refused (docs/ptx.md).
+TEST_F(PtxConformance, CompressedFatBinaryIsNotSupported) {
+  const std::vector<unsigned char> fatbin = FatbinVectorAddCompressed();
+  CUmodule module = nullptr;
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuModuleLoadData(&module, fatbin.data()));
+  ProvesLimitation();
+}
+
 }  // namespace
 }  // namespace streamhal::conformance

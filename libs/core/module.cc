@@ -273,7 +273,8 @@ absl::Status ModuleLoadFatBinary(HandleOut out, const void* fat_binary) {
     return Error(ErrorCode::kInvalidValue, "cuModuleLoadFatBinary: null argument");
   }
   SH_ASSIGN_OR_RETURN(ImageFormat format, DetectImageFormat(fat_binary, std::nullopt));
-  if (format != ImageFormat::kFatBinary && format != ImageFormat::kHipFatBinaryWrapper) {
+  if (format != ImageFormat::kFatBinary && format != ImageFormat::kHipFatBinaryWrapper &&
+      format != ImageFormat::kNvFatBinary && format != ImageFormat::kNvFatBinaryWrapper) {
     return Error(ErrorCode::kInvalidImage, "cuModuleLoadFatBinary: the image is ",
                  std::string(ImageFormatName(format).data(), ImageFormatName(format).size()),
                  ", not a fat binary");
