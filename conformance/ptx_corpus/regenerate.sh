@@ -7,3 +7,9 @@ NVCC=${1:-${NVCC:-nvcc}}
 for cu in *.cu; do
   "$NVCC" -ptx -arch=compute_75 -O3 -o "${cu%.cu}.ptx" "$cu"
 done
+# Fat binaries of vector_add: PTX and SASS uncompressed, SASS only, and PTX
+# compressed (nvcc's default since CUDA 13).
+"$NVCC" -fatbin --no-compress -gencode arch=compute_75,code=compute_75 \
+  -gencode arch=compute_75,code=sm_75 -o vector_add.fatbin vector_add.cu
+"$NVCC" -fatbin -gencode arch=compute_75,code=sm_75 -o vector_add_sass.fatbin vector_add.cu
+"$NVCC" -fatbin -gencode arch=compute_75,code=compute_75 -o vector_add_compressed.fatbin vector_add.cu

@@ -3,6 +3,8 @@
 #ifndef STREAMHAL_CONFORMANCE_TESTS_PTX_CORPUS_H_
 #define STREAMHAL_CONFORMANCE_TESTS_PTX_CORPUS_H_
 
+#include <vector>
+
 namespace streamhal::conformance {
 
 const char* PtxVectorAdd();
@@ -12,6 +14,14 @@ const char* PtxBlockReduce();
 const char* PtxHistogram();
 const char* PtxEarlyReturn();
 const char* PtxDynShared();
+const char* PtxModuleVars();
+const char* PtxLocalArray();
+
+// nvcc -fatbin of vector_add.cu: PTX and SASS (uncompressed), SASS only, and
+// compressed PTX.
+std::vector<unsigned char> FatbinVectorAdd();
+std::vector<unsigned char> FatbinVectorAddSass();
+std::vector<unsigned char> FatbinVectorAddCompressed();
 
 }  // namespace streamhal::conformance
 

@@ -471,6 +471,88 @@ absl::StatusOr<HipFatBinaryWrapper> ReadWrapper(const uint8_t* data, std::option
   return wrapper;
 }
 
+// ---- NVIDIA fat binaries ---------------------------------------------------
+
+struct NvFatBinary {
+  uint64_t extent = 0;  // header + entries
+  bool has_entries = false;
+  bool has_compressed_ptx = false;
+  // The chosen PTX entry's payload, empty when none fits.
+  uint64_t ptx_offset = 0, ptx_size = 0;
+};
+
+constexpr uint64_t kNvFatBinaryCompressedFlags = 0x2000 | 0x8000;
+
+absl::StatusOr<NvFatBinary> ReadNvFatBinary(const ImageBytes& image) {
+  NvFatBinary fat;
+  SH_RETURN_IF_ERROR(image.Expect<uint16_t>(4, 1, "fat binary version"));
+  SH_ASSIGN_OR_RETURN(const uint16_t header_size,
+                      image.LoadAtMost<uint16_t>(6, 4096, "fat binary header size"));
+  if (header_size < 16) return InvalidImage("fat binary header size is below 16");
+  SH_ASSIGN_OR_RETURN(const uint64_t body,
+                      image.LoadAtMost<uint64_t>(8, kMaxImageBytes, "fat binary size"));
+  fat.extent = header_size + body;
+  SH_RETURN_IF_ERROR(image.Check(0, fat.extent, "fat binary"));
+  uint32_t best_arch = 0;
+  for (uint64_t pos = header_size; pos < fat.extent;) {
+    if (fat.extent - pos < 16) return InvalidImage("fat binary entry header is truncated");
+    SH_ASSIGN_OR_RETURN(const uint16_t kind, image.Load<uint16_t>(pos, "fat binary entry kind"));
+    SH_ASSIGN_OR_RETURN(const uint32_t entry_header,
+                        image.Load<uint32_t>(pos + 4, "fat binary entry header size"));
+    SH_ASSIGN_OR_RETURN(const uint64_t payload,
+                        image.Load<uint64_t>(pos + 8, "fat binary entry size"));
+    if (entry_header < 0x40 || entry_header > fat.extent - pos ||
+        payload > fat.extent - pos - entry_header) {
+      return InvalidImage(absl::StrCat("fat binary entry at ", pos, " overruns the fat binary"));
+    }
+    SH_ASSIGN_OR_RETURN(const uint32_t arch, image.Load<uint32_t>(pos + 28, "entry arch"));
+    SH_ASSIGN_OR_RETURN(const uint64_t flags, image.Load<uint64_t>(pos + 40, "entry flags"));
+    fat.has_entries = true;
+    if (kind == 1 && arch <= kNvFatBinaryMaxArch) {
+      if ((flags & kNvFatBinaryCompressedFlags) != 0) {
+        fat.has_compressed_ptx = true;
+      } else if (fat.ptx_size == 0 || arch > best_arch) {
+        best_arch = arch;
+        fat.ptx_offset = pos + entry_header;
+        fat.ptx_size = payload;
+      }
+    }
+    pos += entry_header + payload;
+  }
+  return fat;
+}
+
+// The PTX text of a fat binary's chosen entry (up to its NUL padding).
+absl::StatusOr<std::string_view> NvFatBinaryPtx(const uint8_t* bytes, std::optional<size_t> size) {
+  SH_ASSIGN_OR_RETURN(const NvFatBinary fat, ReadNvFatBinary(ImageBytes(bytes, size)));
+  if (fat.ptx_size == 0) {
+    if (fat.has_compressed_ptx) {
+      return Error(ErrorCode::kNotSupported,
+                   "the fat binary's PTX is compressed (nvcc's default since CUDA 13); rebuild "
+                   "with nvcc --no-compress");
+    }
+    return Error(ErrorCode::kNoBinaryForGpu,
+                 "the fat binary holds no PTX for compute capability <= 8.0 (SASS cannot run "
+                 "on Vulkan)");
+  }
+  const char* text = reinterpret_cast<const char*>(bytes + fat.ptx_offset);
+  size_t length = 0;
+  while (length < fat.ptx_size && text[length] != 0) ++length;
+  return std::string_view(text, length);
+}
+
+// The fat binary an NVIDIA wrapper points at.
+absl::StatusOr<const uint8_t*> ReadNvWrapper(const uint8_t* data, std::optional<size_t> size) {
+  if (size.has_value()) {
+    return InvalidImage("an NVIDIA fat-binary wrapper holds a host pointer; load it from memory");
+  }
+  const ImageBytes image(data, size);
+  SH_RETURN_IF_ERROR(image.Expect<uint32_t>(4, 1, "fat-binary wrapper version"));
+  SH_ASSIGN_OR_RETURN(const void* fat, image.Load<const void*>(8, "fat-binary wrapper data"));
+  if (fat == nullptr) return InvalidImage("the fat-binary wrapper has no data");
+  return static_cast<const uint8_t*>(fat);
+}
+
 // ---- GLSL ------------------------------------------------------------------
 
 // The source text: up to the NUL (required without a size), every byte text.
@@ -526,6 +608,10 @@ std::string_view ImageFormatName(ImageFormat format) {
       return "glsl";
     case ImageFormat::kPtx:
       return "ptx";
+    case ImageFormat::kNvFatBinary:
+      return "nv-fatbin";
+    case ImageFormat::kNvFatBinaryWrapper:
+      return "nv-fatbin-wrapper";
   }
   return "unknown";
 }
@@ -537,6 +623,10 @@ absl::StatusOr<ImageFormat> DetectImageFormat(const void* data, std::optional<si
   if (StartsWith(bytes, size, kElfMagic)) return ImageFormat::kElf;
   if (StartsWith(bytes, size, kBundleMagic)) return ImageFormat::kFatBinary;
   if (StartsWithWord(bytes, size, kHipFatBinaryMagic)) return ImageFormat::kHipFatBinaryWrapper;
+  if (StartsWithWord(bytes, size, kNvFatBinaryMagic)) return ImageFormat::kNvFatBinary;
+  if (StartsWithWord(bytes, size, kNvFatBinaryWrapperMagic)) {
+    return ImageFormat::kNvFatBinaryWrapper;
+  }
   if (StartsWithWord(bytes, size, kSpirvMagic) ||
       StartsWithWord(bytes, size, Bswap32(kSpirvMagic))) {
     return ImageFormat::kSpirv;
@@ -585,6 +675,14 @@ absl::StatusOr<size_t> ImageExtent(const void* data, std::optional<size_t> size)
                                                        "HIP fat-binary wrapper"));
       if (!size.has_value()) SH_RETURN_IF_ERROR(ReadWrapper(bytes, size).status());
       return sizeof(HipFatBinaryWrapper);
+    case ImageFormat::kNvFatBinary: {
+      SH_ASSIGN_OR_RETURN(const NvFatBinary fat, ReadNvFatBinary(ImageBytes(bytes, size)));
+      return fat.extent;
+    }
+    case ImageFormat::kNvFatBinaryWrapper:
+      SH_RETURN_IF_ERROR(ImageBytes(bytes, size).Check(0, 24, "fat-binary wrapper"));
+      if (!size.has_value()) SH_RETURN_IF_ERROR(ReadNvWrapper(bytes, size).status());
+      return 24;
     case ImageFormat::kGlsl:
     case ImageFormat::kPtx: {
       SH_ASSIGN_OR_RETURN(const std::string_view text, GlslText(bytes, size));
@@ -638,8 +736,21 @@ absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> s
       image.compile_wall_time_ms = compiled.wall_time_ms;
       break;
     }
-    case ImageFormat::kPtx: {
-      SH_ASSIGN_OR_RETURN(const std::string_view text, GlslText(bytes, size));
+    case ImageFormat::kPtx:
+    case ImageFormat::kNvFatBinary:
+    case ImageFormat::kNvFatBinaryWrapper: {
+      std::string_view text;
+      if (format == ImageFormat::kPtx) {
+        SH_ASSIGN_OR_RETURN(text, GlslText(bytes, size));
+      } else if (format == ImageFormat::kNvFatBinary) {
+        SH_ASSIGN_OR_RETURN(text, NvFatBinaryPtx(bytes, size));
+      } else {
+        SH_ASSIGN_OR_RETURN(const uint8_t* fat, ReadNvWrapper(bytes, size));
+        if (!StartsWithWord(fat, std::nullopt, kNvFatBinaryMagic)) {
+          return InvalidImage("the fat-binary wrapper's data is not an NVIDIA fat binary");
+        }
+        SH_ASSIGN_OR_RETURN(text, NvFatBinaryPtx(fat, std::nullopt));
+      }
       const auto start = std::chrono::steady_clock::now();
       absl::StatusOr<std::vector<uint32_t>> spirv = ptx::TranslatePtx(text);
       image.compile_wall_time_ms =

@@ -23,6 +23,17 @@
 //                  0x48495046 ("HIPF"), uint32 version 1, const void* binary,
 //                  void* unused } whose binary points at a fat binary. It holds
 //                  a host pointer, so it is accepted from memory only.
+//   NVIDIA fat binary  what nvcc -fatbin writes (docs/ptx.md has the layout):
+//                  a header (magic 0xBA55ED50, version 1, header size, size
+//                  of the entries), then entries of kind PTX or ELF (SASS).
+//                  The PTX entry of the newest arch <= kNvFatBinaryMaxArch is
+//                  translated like PTX text; SASS alone is
+//                  ErrorCode::kNoBinaryForGpu; compressed PTX entries are
+//                  ErrorCode::kNotSupported (no decompressor).
+//   NVIDIA fat-binary wrapper  __fatBinC_Wrapper_t { int32 magic
+//                  0x466243b1, int32 version 1, const void* data, void*
+//                  filename_or_fatbins }, as executables embed: data points at
+//                  an NVIDIA fat binary. From memory only.
 //   GLSL source    compute shader text, NUL-terminated when given as a pointer;
 //                  compiled with glslang (glsl_compiler.h). A compile error is
 //                  ErrorCode::kInvalidPtx, as CUDA reports a bad PTX.
@@ -57,9 +68,19 @@
 
 namespace streamhal {
 
-enum class ImageFormat { kSpirv, kElf, kFatBinary, kHipFatBinaryWrapper, kGlsl, kPtx };
+enum class ImageFormat {
+  kSpirv,
+  kElf,
+  kFatBinary,
+  kHipFatBinaryWrapper,
+  kGlsl,
+  kPtx,
+  kNvFatBinary,
+  kNvFatBinaryWrapper,
+};
 
-// "spirv", "elf", "fatbin", "hip-fatbin-wrapper", "glsl", "ptx".
+// "spirv", "elf", "fatbin", "hip-fatbin-wrapper", "glsl", "ptx", "nv-fatbin",
+// "nv-fatbin-wrapper".
 std::string_view ImageFormatName(ImageFormat format);
 
 // Our bundle entry id: offload kind, then the triple spirv64-unknown-vulkan1.2.
@@ -71,6 +92,11 @@ inline constexpr std::string_view kBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
 inline constexpr std::string_view kSpirvSectionName = ".spirv";
 inline constexpr uint32_t kHipFatBinaryMagic = 0x48495046;  // "HIPF"
 inline constexpr uint32_t kHipFatBinaryVersion = 1;
+inline constexpr uint32_t kNvFatBinaryMagic = 0xBA55ED50;
+inline constexpr uint32_t kNvFatBinaryWrapperMagic = 0x466243b1;
+// The newest PTX ISA target a fat binary's PTX entry may name: every device
+// reports compute capability 8.0 (docs/ptx.md).
+inline constexpr uint32_t kNvFatBinaryMaxArch = 80;
 
 // Bounds on what a header may claim when no size is known.
 inline constexpr size_t kMaxImageBytes = size_t{1} << 30;

@@ -73,6 +73,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
 
+  if (*padded_format == ImageFormat::kNvFatBinaryWrapper) {
+    // Likewise for NVIDIA's wrapper { magic, version, data, unused }.
+    constexpr size_t kWrapperBytes = 24;
+    if (size < kWrapperBytes) return 0;
+    const size_t rest = size - kWrapperBytes;
+    const auto extent = streamhal::ImageExtent(data + kWrapperBytes, rest);
+    if (!extent.ok()) return 0;
+    auto fat = std::make_unique<uint8_t[]>(*extent);
+    std::memcpy(fat.get(), data + kWrapperBytes, *extent);
+    uint8_t wrapper[kWrapperBytes];
+    std::memcpy(wrapper, data, kWrapperBytes);
+    const void* pointer = fat.get();
+    std::memcpy(wrapper + 8, &pointer, sizeof(pointer));
+    (void)streamhal::ParseImage(wrapper, std::nullopt, {});
+    return 0;
+  }
+
   const auto extent = streamhal::ImageExtent(padded.data(), padded.size());
   if (!extent.ok()) return 0;
   // Exactly the claimed bytes on the heap: a read past them is a bug.
@@ -84,7 +101,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // For binary formats the size is only a bound, so when the image fits in
   // the unpadded input both parses must agree.
   if (format.ok() && *format == *padded_format && *extent <= size &&
-      (*format == ImageFormat::kElf || *format == ImageFormat::kFatBinary)) {
+      (*format == ImageFormat::kElf || *format == ImageFormat::kFatBinary ||
+       *format == ImageFormat::kNvFatBinary)) {
     CheckSame(sized, unsized);
   }
   return 0;

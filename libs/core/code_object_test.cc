@@ -613,5 +613,80 @@ TEST(ParseImageFileTest, GlslFileErrorsNameTheFile) {
   std::remove(path.c_str());
 }
 
+// ---- NVIDIA fat binaries ----------------------------------------------------
+
+// A fat binary as nvcc -fatbin lays it out (docs/ptx.md): one PTX entry of
+// sm_75, optionally flagged compressed, after a SASS entry.
+std::vector<uint8_t> NvFatBinary(const std::string& ptx, bool compressed = false) {
+  auto put = [](std::vector<uint8_t>& out, uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
+  };
+  std::vector<uint8_t> entries;
+  auto entry = [&](uint16_t kind, const std::vector<uint8_t>& payload, uint64_t flags) {
+    const size_t header = kind == 1 ? 0x50 : 0x40;
+    const size_t start = entries.size();
+    put(entries, kind, 2);
+    put(entries, 0x0101, 2);
+    put(entries, header, 4);
+    put(entries, payload.size(), 8);
+    put(entries, 0, 8);           // compressed size, unknown
+    put(entries, 0x00090000, 4);  // minor 0, major 9
+    put(entries, 75, 4);          // arch
+    put(entries, 0, 8);           // name offset and size
+    put(entries, flags, 8);
+    entries.resize(start + header, 0);
+    entries.insert(entries.end(), payload.begin(), payload.end());
+  };
+  entry(2, std::vector<uint8_t>(32, 0x7f), 0x11);
+  std::vector<uint8_t> text(ptx.begin(), ptx.end());
+  text.resize((text.size() + 8) / 8 * 8, 0);
+  entry(1, text, compressed ? 0x8011 : 0x11);
+  std::vector<uint8_t> out;
+  put(out, kNvFatBinaryMagic, 4);
+  put(out, 1, 2);
+  put(out, 16, 2);
+  put(out, entries.size(), 8);
+  out.insert(out.end(), entries.begin(), entries.end());
+  return out;
+}
+
+TEST(NvFatBinaryTest, PtxEntryIsTranslated) {
+  const std::vector<uint8_t> fat = NvFatBinary(kPtx);
+  EXPECT_EQ(*DetectImageFormat(fat.data(), fat.size()), ImageFormat::kNvFatBinary);
+  EXPECT_EQ(*ImageExtent(fat.data(), std::nullopt), fat.size());
+  for (std::optional<size_t> size : {std::optional<size_t>(fat.size()), std::optional<size_t>()}) {
+    const auto image = ParseImage(fat.data(), size, {});
+    ASSERT_TRUE(image.ok()) << image.status();
+    EXPECT_EQ(image->spirv_modules.size(), 1u);
+  }
+}
+
+TEST(NvFatBinaryTest, CompressedPtxIsNotSupported) {
+  const std::vector<uint8_t> fat = NvFatBinary(kPtx, /*compressed=*/true);
+  EXPECT_EQ(CodeOf(ParseImage(fat.data(), fat.size(), {})), ErrorCode::kNotSupported);
+}
+
+TEST(NvFatBinaryTest, EveryTruncationIsInvalidImage) {
+  const std::vector<uint8_t> fat = NvFatBinary(kPtx);
+  for (size_t n = 1; n < fat.size(); ++n) {
+    const auto image = ParseImage(fat.data(), n, {});
+    ASSERT_FALSE(image.ok()) << n;
+  }
+}
+
+TEST(NvFatBinaryTest, CorruptEntrySizesAreInvalidImage) {
+  std::vector<uint8_t> fat = NvFatBinary(kPtx);
+  std::vector<uint8_t> bad = fat;
+  bad[16 + 8] = 0xff;  // the first entry's payload overruns the fat binary
+  bad[16 + 15] = 0x7f;
+  EXPECT_EQ(CodeOf(ParseImage(bad.data(), bad.size(), {})), ErrorCode::kInvalidImage);
+  bad = fat;
+  bad[16 + 4] = 8;  // entry header smaller than its fields
+  EXPECT_EQ(CodeOf(ParseImage(bad.data(), bad.size(), {})), ErrorCode::kInvalidImage);
+  bad = fat;
+  bad[4] = 2;  // version
+  EXPECT_EQ(CodeOf(ParseImage(bad.data(), bad.size(), {})), ErrorCode::kInvalidImage);
+}
+
 }  // namespace
 }  // namespace streamhal

@@ -17,6 +17,7 @@
 #include "core/spirv_rewrite.h"
 #include "core/status.h"
 #include "core/stream.h"
+#include "core/transfer.h"
 
 namespace streamhal {
 namespace {
@@ -203,7 +204,21 @@ absl::Status LoadModule(Context* context, Module* module, LoadedImage image) {
                                    (reflection.globals->block_size + 3) / 4);
       }));
       SH_RETURN_IF_ERROR(stream->Synchronize());
+      // Initialisers and the buffer's own address (UserSemantic strings of
+      // translated PTX, docs/ptx.md).
       for (const GlobalInfo& member : reflection.globals->members) {
+        const uint64_t address = globals->device_address();
+        if (member.holds_address) {
+          SH_RETURN_IF_ERROR(Memcpy(address + member.offset, reinterpret_cast<uint64_t>(&address),
+                                    sizeof(address), CopyKind::kHostToDevice, 0, Sync::kBlocking));
+        } else if (!member.init.empty()) {
+          SH_RETURN_IF_ERROR(
+              Memcpy(address + member.offset, reinterpret_cast<uint64_t>(member.init.data()),
+                     member.init.size(), CopyKind::kHostToDevice, 0, Sync::kBlocking));
+        }
+      }
+      for (const GlobalInfo& member : reflection.globals->members) {
+        if (member.holds_address) continue;  // the translator's, not the program's
         if (module->FindGlobal(member.name) != nullptr) continue;  // first module wins
         module->globals_.push_back(Module::Global{member.name, globals, member.offset, member.size});
       }
@@ -290,7 +305,8 @@ absl::Status ModuleLoadFatBinary(HandleOut out, const void* fat_binary) {
     return Error(ErrorCode::kInvalidValue, "cuModuleLoadFatBinary: null argument");
   }
   SH_ASSIGN_OR_RETURN(ImageFormat format, DetectImageFormat(fat_binary, std::nullopt));
-  if (format != ImageFormat::kFatBinary && format != ImageFormat::kHipFatBinaryWrapper) {
+  if (format != ImageFormat::kFatBinary && format != ImageFormat::kHipFatBinaryWrapper &&
+      format != ImageFormat::kNvFatBinary && format != ImageFormat::kNvFatBinaryWrapper) {
     return Error(ErrorCode::kInvalidImage, "cuModuleLoadFatBinary: the image is ",
                  std::string(ImageFormatName(format).data(), ImageFormatName(format).size()),
                  ", not a fat binary");

@@ -615,6 +615,7 @@ class Reflector {
   const ParsedModule& m_;
   absl::flat_hash_map<uint32_t, std::string> names_;
   absl::flat_hash_map<std::pair<uint32_t, uint32_t>, std::string> member_names_;
+  absl::flat_hash_map<std::pair<uint32_t, uint32_t>, std::string> member_semantics_;
   absl::flat_hash_map<uint32_t, uint32_t> spec_ids_;
   absl::flat_hash_map<uint32_t, uint32_t> builtins_;
   absl::flat_hash_map<uint32_t, uint32_t> array_strides_;
@@ -662,6 +663,15 @@ absl::Status Reflector::CollectDebugAndAnnotations() {
       case spv::OpName: {
         SH_ASSIGN_OR_RETURN(auto name, m_.String(inst, 2));
         names_.emplace(m_.Word(inst, 1), std::move(name.first));
+        break;
+      }
+      case spv::OpMemberDecorateString: {
+        // UserSemantic strings of streamhal_globals members (the PTX
+        // translator's initialisers, docs/kernel-abi.md); others are ignored.
+        if (inst.word_count < 5 || m_.Word(inst, 3) != spv::DecorationUserSemantic) break;
+        SH_ASSIGN_OR_RETURN(auto text, m_.String(inst, 4));
+        member_semantics_.emplace(std::make_pair(m_.Word(inst, 1), m_.Word(inst, 2)),
+                                  std::move(text.first));
         break;
       }
       case spv::OpMemberName: {
@@ -1621,6 +1631,31 @@ absl::Status Reflector::ReflectGlobals(ModuleReflection& reflection) {
       if (!size.ok()) return Invalid("global '", global.name, "': ", size.status().message());
       global.offset = *member->offset;
       global.size = static_cast<uint32_t>(*size);
+      auto semantic = member_semantics_.find(std::make_pair(block->id, i));
+      if (semantic != member_semantics_.end()) {
+        constexpr absl::string_view kInit = "streamhal.init:";
+        const std::string& text = semantic->second;
+        if (text == "streamhal.address") {
+          if (global.size != 8) return Invalid("global '", global.name, "' holds no address");
+          global.holds_address = true;
+        } else if (absl::StartsWith(text, kInit)) {
+          const absl::string_view hex = absl::string_view(text).substr(kInit.size());
+          if (hex.size() % 2 != 0 || hex.size() / 2 > global.size) {
+            return Invalid("global '", global.name, "' has a bad initialiser");
+          }
+          auto nibble = [](char c) -> int {
+            if (c >= '0' && c <= '9') return c - '0';
+            if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+            return -1;
+          };
+          for (size_t k = 0; k < hex.size(); k += 2) {
+            const int hi = nibble(hex[k]), lo = nibble(hex[k + 1]);
+            if (hi < 0 || lo < 0)
+              return Invalid("global '", global.name, "' has a bad initialiser");
+            global.init.push_back(static_cast<uint8_t>(hi << 4 | lo));
+          }
+        }
+      }
       end = std::max(end, uint64_t{global.offset} + global.size);
       globals.members.push_back(std::move(global));
     }

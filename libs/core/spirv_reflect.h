@@ -127,6 +127,11 @@ struct GlobalInfo {
   std::string name;  // OpMemberName of the member
   uint32_t offset = 0;
   uint32_t size = 0;  // extent, see the file comment
+  // UserSemantic "streamhal.init:<hex>": the member's first bytes at load.
+  std::vector<uint8_t> init;
+  // UserSemantic "streamhal.address": the member holds the buffer's device
+  // address (written at load), for code that takes globals' addresses.
+  bool holds_address = false;
 };
 
 struct GlobalsInfo {

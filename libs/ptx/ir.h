@@ -5,8 +5,7 @@
 // explicit terminator (branch, conditional branch, return), and predicated
 // instructions other than branches have been split into blocks of their own
 // (BuildBlocks), so a block's body is straight-line code. That keeps the CFG
-// explicit for the passes that follow (today the loop-and-switch dispatcher
-// of the emitter; a structurizer later).
+// explicit for the passes that follow (structurize.h).
 #ifndef STREAMHAL_PTX_IR_H_
 #define STREAMHAL_PTX_IR_H_
 
@@ -112,6 +111,7 @@ struct Variable {
   int64_t count = 1;  // elements; 0 for an unsized extern array
   bool is_extern = false;
   int line = 0;
+  std::vector<uint8_t> init;  // .global/.const initialiser, little-endian; empty: zeros
 };
 
 struct Function {

@@ -144,11 +144,12 @@ class Parser {
     v.line = space.line;
     if (space.text == ".shared") {
       v.space = Space::kShared;
-    } else if (space.text == ".global" || space.text == ".const") {
-      return Unsupported(space.line,
-                         absl::StrCat(space.text, " module variables (cuModuleGetGlobal data)"));
+    } else if (space.text == ".global") {
+      v.space = Space::kGlobal;
+    } else if (space.text == ".const") {
+      v.space = Space::kConst;
     } else if (space.text == ".local") {
-      return Unsupported(space.line, ".local memory (the stack)");
+      v.space = Space::kLocal;
     } else {
       return SyntaxError(space.line, absl::StrCat("unexpected '", space.text, "'"));
     }
@@ -182,9 +183,60 @@ class Parser {
       if (IsPunct("[")) return Unsupported(v.line, "multi-dimensional variable");
     }
     if (v.count == 0 && !v.is_extern) return SyntaxError(v.line, "unsized non-extern array");
-    if (IsPunct("=")) return Unsupported(v.line, "variable initializer");
     if (v.align == 0) v.align = TypeBits(v.type) / 8;
+    if (IsPunct("=")) {
+      Next();
+      if (v.space != Space::kGlobal && v.space != Space::kConst) {
+        return SyntaxError(v.line, "only .global and .const variables take initialisers");
+      }
+      SH_PTX_RETURN_IF_ERROR(ParseInitializer(v));
+    }
     return Expect(";");
+  }
+
+  // "= value" or "= {value, ...}": the variable's bytes, little-endian.
+  absl::Status ParseInitializer(Variable& v) {
+    const bool list = IsPunct("{");
+    if (list) Next();
+    const int size = TypeBits(v.type) / 8;
+    for (int64_t i = 0;; ++i) {
+      if (i >= v.count) return SyntaxError(v.line, "initialiser longer than the variable");
+      const bool negative = IsPunct("-");
+      if (negative) Next();
+      if (Peek().kind != Token::Kind::kNumber) {
+        return Unsupported(Peek().line, "initialiser other than numbers (addresses, nesting)");
+      }
+      Operand o;
+      SH_PTX_RETURN_IF_ERROR(ParseNumber(o, negative));
+      uint64_t bits = 0;
+      if (o.kind == Operand::Kind::kInt) {
+        bits = IsFloat(v.type) ? FloatBits(static_cast<double>(o.int_value), size)
+                               : static_cast<uint64_t>(o.int_value);
+      } else if (o.float_bits_width == size * 8) {
+        bits = o.float_bits;
+      } else if (IsFloat(v.type)) {
+        bits = FloatBits(o.float_value, size);
+      } else {
+        return SyntaxError(v.line, "float initialiser for an integer variable");
+      }
+      if (IsFloat(v.type) && size == 2) return Unsupported(v.line, ".f16 initialiser");
+      for (int b = 0; b < size; ++b) v.init.push_back(static_cast<uint8_t>(bits >> (8 * b)));
+      if (!list || !IsPunct(",")) break;
+      Next();
+    }
+    if (list) return Expect("}");
+    return absl::OkStatus();
+  }
+  static uint64_t FloatBits(double value, int size) {
+    if (size == 8) {
+      uint64_t bits;
+      std::memcpy(&bits, &value, 8);
+      return bits;
+    }
+    const float f = static_cast<float>(value);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return bits;
   }
 
   absl::Status ParseEntry(Function& f) {

@@ -122,5 +122,31 @@ TEST(PtxParserTest, RecognisesNvccHeaderAndDirective) {
   EXPECT_FALSE(LooksLikePtx("#version 450\n"));
 }
 
+TEST(PtxParserTest, ModuleVariablesKeepTheirInitialisersAsBytes) {
+  auto module = Parse(
+      ".version 3.2\n.target sm_30\n.address_size 64\n"
+      ".const .align 4 .b8 c[6] = {1, 2, 255, 0, 7};\n"
+      ".global .f32 f[2] = {0f3F800000, -2.0};\n"
+      ".global .align 8 .u64 z;\n"
+      ".const .s16 h = -2;\n");
+  ASSERT_TRUE(module.ok()) << module.status();
+  ASSERT_EQ(module->variables.size(), 4u);
+  EXPECT_EQ(module->variables[0].space, Space::kConst);
+  EXPECT_EQ(module->variables[0].init, (std::vector<uint8_t>{1, 2, 255, 0, 7}));
+  EXPECT_EQ(module->variables[1].space, Space::kGlobal);
+  EXPECT_EQ(module->variables[1].init, (std::vector<uint8_t>{0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0}));
+  EXPECT_TRUE(module->variables[2].init.empty());
+  EXPECT_EQ(module->variables[2].align, 8);
+  EXPECT_EQ(module->variables[3].init, (std::vector<uint8_t>{0xfe, 0xff}));
+}
+
+TEST(PtxParserTest, BadInitialisersAreRefused) {
+  const std::string header = ".version 8.0\n.target sm_75\n.address_size 64\n";
+  EXPECT_FALSE(Parse(header + ".global .u32 a[2] = {1, 2, 3};\n").ok());  // too long
+  EXPECT_FALSE(Parse(header + ".global .u32 a = {1, 2;\n").ok());
+  EXPECT_FALSE(Parse(header + ".global .u64 a = generic(b);\n").ok());
+  EXPECT_FALSE(Parse(header + ".global .u32 a = 1.5;\n").ok());
+}
+
 }  // namespace
 }  // namespace streamhal::ptx

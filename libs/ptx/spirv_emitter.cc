@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "ptx/diagnostics.h"
+#include "ptx/structurize.h"
 
 namespace streamhal::ptx {
 namespace {
@@ -171,6 +172,11 @@ class ModuleBuilder {
   Words& modes() { return modes_; }
   Words& functions() { return functions_; }
   bool float_atomics = false;
+  // Module-scope .global/.const variables (DeclareGlobals): the
+  // streamhal_globals buffer, its member 0 holding the buffer's own device
+  // address, and each variable's byte offset in it.
+  uint32_t globals_var = 0;
+  std::map<std::string, uint32_t> global_offsets;
 
   Words Finish() {
     Words out{spv::MagicNumber, 0x00010500, 0, bound(), 0};
@@ -221,6 +227,7 @@ class FunctionEmitter {
 
   absl::Status Run() {
     SH_PTX_RETURN_IF_ERROR(LayOutShared());
+    SH_PTX_RETURN_IF_ERROR(LayOutLocal());
     SH_PTX_RETURN_IF_ERROR(DeclareParams());
     const uint32_t fn = b_.NewId();
     b_.Name(fn, f_.name);
@@ -236,68 +243,13 @@ class FunctionEmitter {
     Emit(vars_, spv::OpVariable,
          {b_.Ptr(spv::StorageClassFunction, u32), block_var_, spv::StorageClassFunction});
 
-    const uint32_t header = b_.NewId(), sw = b_.NewId(), sw_merge = b_.NewId(), cont = b_.NewId(),
-                   merge = b_.NewId();
-    std::vector<uint32_t> labels;
-    for (size_t i = 0; i < f_.blocks.size(); ++i) labels.push_back(b_.NewId());
-    const uint32_t exit_id = static_cast<uint32_t>(f_.blocks.size());
-
-    // Dispatcher: loop { switch (block) { case i: body; block = next; } }
-    // until block == exit. Any CFG runs this way; a structurizer replaces it
-    // for reducible CFGs later.
-    Emit(code_, spv::OpStore, {block_var_, b_.ConstInt(32, 0)});
-    Emit(code_, spv::OpBranch, {header});
-    Emit(code_, spv::OpLabel, {header});
-    Emit(code_, spv::OpLoopMerge, {merge, cont, spv::LoopControlMaskNone});
-    Emit(code_, spv::OpBranch, {sw});
-    Emit(code_, spv::OpLabel, {sw});
-    const uint32_t current = b_.NewId();
-    Emit(code_, spv::OpLoad, {u32, current, block_var_});
-    Emit(code_, spv::OpSelectionMerge, {sw_merge, spv::SelectionControlMaskNone});
-    Words sw_ops{current, sw_merge};
-    for (size_t i = 0; i < labels.size(); ++i) {
-      sw_ops.push_back(static_cast<uint32_t>(i));
-      sw_ops.push_back(labels[i]);
+    if (auto tree = Structurize(f_.blocks)) {
+      Emit(code_, spv::OpStore, {block_var_, b_.ConstInt(32, 0)});
+      SH_PTX_RETURN_IF_ERROR(EmitRegion(*tree, 0));
+      Emit(code_, spv::OpReturn, {});
+    } else {
+      SH_PTX_RETURN_IF_ERROR(EmitDispatcher());
     }
-    EmitV(code_, spv::OpSwitch, sw_ops);
-    for (size_t i = 0; i < f_.blocks.size(); ++i) {
-      const Block& block = f_.blocks[i];
-      Emit(code_, spv::OpLabel, {labels[i]});
-      for (const Instruction& inst : block.body) SH_PTX_RETURN_IF_ERROR(EmitInstruction(inst));
-      uint32_t next = 0;
-      switch (block.exit) {
-        case Block::Exit::kReturn:
-          next = b_.ConstInt(32, exit_id);
-          break;
-        case Block::Exit::kBranch:
-          next = b_.ConstInt(32, static_cast<uint32_t>(block.target));
-          break;
-        case Block::Exit::kConditional: {
-          auto cond = ReadRegister(block.condition, block.line);
-          if (!cond.ok()) return cond.status();
-          if (cond->second != Type::kPred)
-            return SyntaxError(block.line, "branch guard is not a predicate");
-          next = b_.NewId();
-          const uint32_t taken = b_.ConstInt(32, static_cast<uint32_t>(block.target));
-          const uint32_t not_taken = b_.ConstInt(32, static_cast<uint32_t>(block.fallthrough));
-          Emit(code_, spv::OpSelect,
-               {u32, next, cond->first, block.condition_negated ? not_taken : taken,
-                block.condition_negated ? taken : not_taken});
-          break;
-        }
-      }
-      Emit(code_, spv::OpStore, {block_var_, next});
-      Emit(code_, spv::OpBranch, {sw_merge});
-    }
-    Emit(code_, spv::OpLabel, {sw_merge});
-    Emit(code_, spv::OpBranch, {cont});
-    Emit(code_, spv::OpLabel, {cont});
-    const uint32_t after = b_.NewId(), done = b_.NewId();
-    Emit(code_, spv::OpLoad, {u32, after, block_var_});
-    Emit(code_, spv::OpIEqual, {b_.Bool(), done, after, b_.ConstInt(32, exit_id)});
-    Emit(code_, spv::OpBranchConditional, {done, merge, header});
-    Emit(code_, spv::OpLabel, {merge});
-    Emit(code_, spv::OpReturn, {});
 
     Words& out = b_.functions();
     Emit(out, spv::OpFunction, {b_.Void(), fn, spv::FunctionControlMaskNone, b_.VoidFunction()});
@@ -344,12 +296,142 @@ class FunctionEmitter {
     interface_.push_back(var);
   }
 
+  // A block's body, then the index of the next block stored in block_var_
+  // (the block count for a return).
+  absl::Status EmitBlock(int i) {
+    const Block& block = f_.blocks[i];
+    for (const Instruction& inst : block.body) SH_PTX_RETURN_IF_ERROR(EmitInstruction(inst));
+    uint32_t next = 0;
+    switch (block.exit) {
+      case Block::Exit::kReturn:
+        next = b_.ConstInt(32, static_cast<uint32_t>(f_.blocks.size()));
+        break;
+      case Block::Exit::kBranch:
+        next = b_.ConstInt(32, static_cast<uint32_t>(block.target));
+        break;
+      case Block::Exit::kConditional: {
+        auto cond = ReadRegister(block.condition, block.line);
+        if (!cond.ok()) return cond.status();
+        if (cond->second != Type::kPred)
+          return SyntaxError(block.line, "branch guard is not a predicate");
+        next = b_.NewId();
+        const uint32_t taken = b_.ConstInt(32, static_cast<uint32_t>(block.target));
+        const uint32_t not_taken = b_.ConstInt(32, static_cast<uint32_t>(block.fallthrough));
+        Emit(code_, spv::OpSelect,
+             {b_.Int(32), next, cond->first, block.condition_negated ? not_taken : taken,
+              block.condition_negated ? taken : not_taken});
+        break;
+      }
+    }
+    Emit(code_, spv::OpStore, {block_var_, next});
+    return absl::OkStatus();
+  }
+
+  // Structured control flow (structurize.h): each node of the region in
+  // topological order, a block guarded by "block_var_ names it", a child loop
+  // as an OpLoopMerge loop that repeats while block_var_ names its header.
+  // The first node is entered unconditionally: it is the region's entry.
+  absl::Status EmitRegion(const LoopTree& tree, int r) {
+    const LoopTree::Region& region = tree.regions[r];
+    for (size_t k = 0; k < region.order.size(); ++k) {
+      const LoopTree::Node& node = region.order[k];
+      if (node.loop >= 0) {
+        SH_PTX_RETURN_IF_ERROR(EmitLoop(tree, node.loop));
+        continue;
+      }
+      if (k == 0) {
+        SH_PTX_RETURN_IF_ERROR(EmitBlock(node.block));
+        continue;
+      }
+      const uint32_t run = NamesBlock(node.block);
+      const uint32_t then = b_.NewId(), merge = b_.NewId();
+      Emit(code_, spv::OpSelectionMerge, {merge, spv::SelectionControlMaskNone});
+      Emit(code_, spv::OpBranchConditional, {run, then, merge});
+      Emit(code_, spv::OpLabel, {then});
+      SH_PTX_RETURN_IF_ERROR(EmitBlock(node.block));
+      Emit(code_, spv::OpBranch, {merge});
+      Emit(code_, spv::OpLabel, {merge});
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status EmitLoop(const LoopTree& tree, int r) {
+    const uint32_t header = b_.NewId(), body = b_.NewId(), cont = b_.NewId(), merge = b_.NewId();
+    Emit(code_, spv::OpBranch, {header});
+    Emit(code_, spv::OpLabel, {header});
+    Emit(code_, spv::OpLoopMerge, {merge, cont, spv::LoopControlMaskNone});
+    Emit(code_, spv::OpBranch, {body});
+    Emit(code_, spv::OpLabel, {body});
+    SH_PTX_RETURN_IF_ERROR(EmitRegion(tree, r));
+    Emit(code_, spv::OpBranch, {cont});
+    Emit(code_, spv::OpLabel, {cont});
+    Emit(code_, spv::OpBranchConditional, {NamesBlock(tree.regions[r].header), header, merge});
+    Emit(code_, spv::OpLabel, {merge});
+    return absl::OkStatus();
+  }
+
+  uint32_t NamesBlock(int block) {
+    const uint32_t current = Op1(spv::OpLoad, b_.Int(32), block_var_);
+    return Op2(spv::OpIEqual, b_.Bool(), current, b_.ConstInt(32, static_cast<uint32_t>(block)));
+  }
+
+  // The fallback for irreducible CFGs: loop { switch (block) { case i: body;
+  // block = next; } } until block == exit. Every executed block costs one
+  // loop iteration, and barriers are only correct where all threads of the
+  // workgroup go through the same sequence of blocks.
+  absl::Status EmitDispatcher() {
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t header = b_.NewId(), sw = b_.NewId(), sw_merge = b_.NewId(), cont = b_.NewId(),
+                   merge = b_.NewId();
+    std::vector<uint32_t> labels;
+    for (size_t i = 0; i < f_.blocks.size(); ++i) labels.push_back(b_.NewId());
+    const uint32_t exit_id = static_cast<uint32_t>(f_.blocks.size());
+
+    Emit(code_, spv::OpStore, {block_var_, b_.ConstInt(32, 0)});
+    Emit(code_, spv::OpBranch, {header});
+    Emit(code_, spv::OpLabel, {header});
+    Emit(code_, spv::OpLoopMerge, {merge, cont, spv::LoopControlMaskNone});
+    Emit(code_, spv::OpBranch, {sw});
+    Emit(code_, spv::OpLabel, {sw});
+    const uint32_t current = b_.NewId();
+    Emit(code_, spv::OpLoad, {u32, current, block_var_});
+    Emit(code_, spv::OpSelectionMerge, {sw_merge, spv::SelectionControlMaskNone});
+    Words sw_ops{current, sw_merge};
+    for (size_t i = 0; i < labels.size(); ++i) {
+      sw_ops.push_back(static_cast<uint32_t>(i));
+      sw_ops.push_back(labels[i]);
+    }
+    EmitV(code_, spv::OpSwitch, sw_ops);
+    for (size_t i = 0; i < f_.blocks.size(); ++i) {
+      Emit(code_, spv::OpLabel, {labels[i]});
+      SH_PTX_RETURN_IF_ERROR(EmitBlock(static_cast<int>(i)));
+      Emit(code_, spv::OpBranch, {sw_merge});
+    }
+    Emit(code_, spv::OpLabel, {sw_merge});
+    Emit(code_, spv::OpBranch, {cont});
+    Emit(code_, spv::OpLabel, {cont});
+    const uint32_t after = b_.NewId(), done = b_.NewId();
+    Emit(code_, spv::OpLoad, {u32, after, block_var_});
+    Emit(code_, spv::OpIEqual, {b_.Bool(), done, after, b_.ConstInt(32, exit_id)});
+    Emit(code_, spv::OpBranchConditional, {done, merge, header});
+    Emit(code_, spv::OpLabel, {merge});
+    Emit(code_, spv::OpReturn, {});
+
+    return absl::OkStatus();
+  }
+
   // Static shared variables get byte offsets in one word array; an extern
   // (dynamic) array starts after them, 16-byte aligned.
   absl::Status LayOutShared() {
     uint32_t offset = 0;
     const Variable* dynamic = nullptr;
     auto place = [&](const Variable& v) -> absl::Status {
+      if (v.space == Space::kGlobal || v.space == Space::kConst) return absl::OkStatus();
+      if (v.space == Space::kLocal) {
+        if (&v < f_.variables.data() || &v >= f_.variables.data() + f_.variables.size())
+          return Unsupported(v.line, "module-scope .local variable");
+        return absl::OkStatus();
+      }
       if (v.space != Space::kShared) return Unsupported(v.line, "variable state space");
       if (v.is_extern) {
         dynamic = &v;
@@ -387,6 +469,29 @@ class FunctionEmitter {
          {b_.Ptr(spv::StorageClassWorkgroup, array), shared_var_, spv::StorageClassWorkgroup});
     b_.Name(shared_var_, f_.name + "_shared");
     UseGlobal(shared_var_);
+    return absl::OkStatus();
+  }
+
+  // .local variables (the per-thread stack, nvcc's __local_depot) are one
+  // Function array of 32-bit words addressed in bytes, like shared memory.
+  absl::Status LayOutLocal() {
+    uint32_t offset = 0;
+    for (const Variable& v : f_.variables) {
+      if (v.space != Space::kLocal) continue;
+      const uint32_t align = std::max<uint32_t>(4, static_cast<uint32_t>(v.align));
+      if (align > 256) return SyntaxError(v.line, "bad variable alignment");
+      offset = (offset + align - 1) / align * align;
+      local_offsets_[v.name] = offset;
+      const uint64_t bytes = static_cast<uint64_t>(v.count) * (TypeBits(v.type) / 8);
+      if (bytes > (64u << 10) || offset + bytes > (64u << 10))
+        return Unsupported(v.line, ".local data over 64 KiB per thread");
+      offset += static_cast<uint32_t>(bytes);
+    }
+    if (offset == 0) return absl::OkStatus();
+    const uint32_t array = b_.Array(b_.Int(32), b_.ConstInt(32, (offset + 3) / 4), 0);
+    local_var_ = b_.NewId();
+    Emit(vars_, spv::OpVariable,
+         {b_.Ptr(spv::StorageClassFunction, array), local_var_, spv::StorageClassFunction});
     return absl::OkStatus();
   }
 
@@ -529,6 +634,10 @@ class FunctionEmitter {
         auto it = shared_offsets_.find(o.name);
         if (it != shared_offsets_.end() && IsInteger(want))
           return b_.ConstInt(TypeBits(want), it->second);
+        if (local_offsets_.count(o.name) && IsInteger(want))
+          return b_.ConstInt(TypeBits(want), local_offsets_.at(o.name));
+        if (b_.global_offsets.count(o.name) && IsInteger(want) && TypeBits(want) == 64)
+          return GlobalVariableAddress(o.name, 0);
         return Unsupported(line, absl::StrCat("use of symbol ", o.name, " as a value"));
       }
       default:
@@ -553,8 +662,12 @@ class FunctionEmitter {
   // The 64-bit address of a global access.
   absl::StatusOr<uint32_t> GlobalAddress(const Operand& o, int64_t extra, int line) {
     if (o.kind != Operand::Kind::kAddress) return SyntaxError(line, "expected an address");
+    if (o.base_is_symbol && b_.global_offsets.count(o.name)) {
+      return GlobalVariableAddress(o.name, o.int_value + extra);
+    }
     if (o.name.empty() || o.base_is_symbol) {
-      return Unsupported(line, "global access to a module variable or absolute address");
+      return Unsupported(
+          line, absl::StrCat("global access to ", o.name.empty() ? "an absolute address" : o.name));
     }
     auto base = Read(Operand{Operand::Kind::kRegister, o.name}, Type::kU64, line);
     if (!base.ok()) return base;
@@ -563,18 +676,36 @@ class FunctionEmitter {
     return Op2(spv::OpIAdd, b_.Int(64), *base, b_.ConstInt(64, static_cast<uint64_t>(off)));
   }
 
-  // The 32-bit byte offset of a shared access.
-  absl::StatusOr<uint32_t> SharedAddress(const Operand& o, int64_t extra, int line) {
+  // The device address of a module variable plus `offset`: the buffer's
+  // address (member 0, which core fills in) plus the variable's offset.
+  uint32_t GlobalVariableAddress(const std::string& name, int64_t offset) {
+    UseGlobal(b_.globals_var);
+    const uint32_t u64 = b_.Int(64);
+    const uint32_t ptr = b_.NewId();
+    Emit(code_, spv::OpAccessChain,
+         {b_.Ptr(spv::StorageClassStorageBuffer, u64), ptr, b_.globals_var, b_.ConstInt(32, 0)});
+    const uint32_t base = Op1(spv::OpLoad, u64, ptr);
+    const int64_t total = static_cast<int64_t>(b_.global_offsets.at(name)) + offset;
+    if (total == 0) return base;
+    return Op2(spv::OpIAdd, u64, base, b_.ConstInt(64, static_cast<uint64_t>(total)));
+  }
+
+  // The 32-bit byte offset of a shared (or .local) access.
+  absl::StatusOr<uint32_t> SharedAddress(const Operand& o, int64_t extra, int line,
+                                         Space space = Space::kShared) {
     if (o.kind != Operand::Kind::kAddress) return SyntaxError(line, "expected an address");
-    if (shared_var_ == 0)
-      return SyntaxError(line, "shared access in a kernel without shared memory");
+    const bool local = space == Space::kLocal;
+    if ((local ? local_var_ : shared_var_) == 0)
+      return SyntaxError(line, local ? "local access in a kernel without .local data"
+                                     : "shared access in a kernel without shared memory");
+    const std::map<std::string, uint32_t>& offsets = local ? local_offsets_ : shared_offsets_;
     uint32_t base;
     int64_t off = o.int_value + extra;
     if (o.name.empty()) {
       base = b_.ConstInt(32, 0);
     } else if (o.base_is_symbol) {
-      auto it = shared_offsets_.find(o.name);
-      if (it == shared_offsets_.end())
+      auto it = offsets.find(o.name);
+      if (it == offsets.end())
         return SyntaxError(line, absl::StrCat("unknown shared symbol ", o.name));
       base = b_.ConstInt(32, 0);
       off += it->second;
@@ -587,12 +718,14 @@ class FunctionEmitter {
     return Op2(spv::OpIAdd, b_.Int(32), base, b_.ConstInt(32, static_cast<uint64_t>(off)));
   }
 
-  uint32_t SharedWordPtr(uint32_t byte_addr) {
+  uint32_t SharedWordPtr(uint32_t byte_addr, Space space = Space::kShared) {
     const uint32_t u32 = b_.Int(32);
     const uint32_t index = Op2(spv::OpShiftRightLogical, u32, byte_addr, b_.ConstInt(32, 2));
     const uint32_t ptr = b_.NewId();
+    const bool local = space == Space::kLocal;
     Emit(code_, spv::OpAccessChain,
-         {b_.Ptr(spv::StorageClassWorkgroup, u32), ptr, shared_var_, index});
+         {b_.Ptr(local ? spv::StorageClassFunction : spv::StorageClassWorkgroup, u32), ptr,
+          local ? local_var_ : shared_var_, index});
     return ptr;
   }
 
@@ -614,10 +747,10 @@ class FunctionEmitter {
     uint32_t shift_src = 0;    // the low address bits, u32
     auto load_word = [&](uint32_t byte_off) -> uint32_t {
       const uint32_t id = b_.NewId();
-      if (space == Space::kShared) {
+      if (space == Space::kShared || space == Space::kLocal) {
         const uint32_t a =
             byte_off ? Op2(spv::OpIAdd, u32, word_addr32, b_.ConstInt(32, byte_off)) : word_addr32;
-        Emit(code_, spv::OpLoad, {u32, id, SharedWordPtr(a)});
+        Emit(code_, spv::OpLoad, {u32, id, SharedWordPtr(a, space)});
       } else {
         const uint32_t aligned =
             Op2(spv::OpBitwiseAnd, b_.Int(64), addr, b_.ConstInt(64, ~uint64_t{3}));
@@ -627,7 +760,7 @@ class FunctionEmitter {
       }
       return id;
     };
-    if (space == Space::kShared) {
+    if (space == Space::kShared || space == Space::kLocal) {
       word_addr32 = addr;
       shift_src = addr;
     } else {
@@ -663,17 +796,17 @@ class FunctionEmitter {
            {ptr, value, spv::MemoryAccessAlignedMask, static_cast<uint32_t>(bits / 8)});
       return absl::OkStatus();
     }
-    if (space == Space::kShared && (bits == 32 || bits == 64)) {
+    if ((space == Space::kShared || space == Space::kLocal) && (bits == 32 || bits == 64)) {
       uint32_t v = IsFloat(type) ? Op1(spv::OpBitcast, b_.Int(bits), value) : value;
       if (bits == 32) {
-        Emit(code_, spv::OpStore, {SharedWordPtr(addr), v});
+        Emit(code_, spv::OpStore, {SharedWordPtr(addr, space), v});
       } else {
         const uint32_t lo = Op1(spv::OpUConvert, u32, v);
         const uint32_t hi = Op1(spv::OpUConvert, u32,
                                 Op2(spv::OpShiftRightLogical, b_.Int(64), v, b_.ConstInt(64, 32)));
-        Emit(code_, spv::OpStore, {SharedWordPtr(addr), lo});
+        Emit(code_, spv::OpStore, {SharedWordPtr(addr, space), lo});
         Emit(code_, spv::OpStore,
-             {SharedWordPtr(Op2(spv::OpIAdd, u32, addr, b_.ConstInt(32, 4))), hi});
+             {SharedWordPtr(Op2(spv::OpIAdd, u32, addr, b_.ConstInt(32, 4)), space), hi});
       }
       return absl::OkStatus();
     }
@@ -682,8 +815,10 @@ class FunctionEmitter {
 
   Space AccessSpace(const Instruction& inst) {
     // Generic addresses are treated as global (shared memory is only reached
-    // through .shared accesses in this translator).
-    return inst.space == Space::kGeneric ? Space::kGlobal : inst.space;
+    // through .shared accesses in this translator); .const data lives in the
+    // module's globals buffer, read like global memory.
+    return inst.space == Space::kGeneric || inst.space == Space::kConst ? Space::kGlobal
+                                                                        : inst.space;
   }
 
   absl::Status EmitLoadStore(const Instruction& inst) {
@@ -693,8 +828,8 @@ class FunctionEmitter {
       return SyntaxError(inst.line, "ld/st needs a type");
     for (const std::string& m : inst.modifiers) {
       static const std::set<std::string> kKnown = {
-          "global", "shared", "param",    "v2",      "v4",   "nc",  "ca",  "cg", "cs",
-          "lu",     "cv",     "volatile", "relaxed", "weak", "gpu", "cta", "sys"};
+          "global", "shared", "param", "const",    "local",   "v2",   "v4",  "nc",  "ca", "cg",
+          "cs",     "lu",     "cv",    "volatile", "relaxed", "weak", "gpu", "cta", "sys"};
       if (!kKnown.count(m) && TypeFromName(m) == Type::kNone) {
         return Unsupported(inst.line, absl::StrCat(inst.opcode, " modifier .", m));
       }
@@ -723,11 +858,11 @@ class FunctionEmitter {
         SH_PTX_RETURN_IF_ERROR(Write(*values[i], *v, type, inst.line));
         continue;
       }
-      if (space != Space::kGlobal && space != Space::kShared) {
-        return Unsupported(inst.line, "state space of ld/st (.local, .const)");
+      if (space != Space::kGlobal && space != Space::kShared && space != Space::kLocal) {
+        return Unsupported(inst.line, "state space of ld/st");
       }
       auto addr = space == Space::kGlobal ? GlobalAddress(addr_op, extra, inst.line)
-                                          : SharedAddress(addr_op, extra, inst.line);
+                                          : SharedAddress(addr_op, extra, inst.line, space);
       if (!addr.ok()) return addr.status();
       if (is_load) {
         auto v = LoadMemory(space, *addr, type, inst.line);
@@ -960,6 +1095,17 @@ class FunctionEmitter {
       auto s = Sources(inst, 2, type);
       if (!s.ok()) return s.status();
       const bool mn = op == "min";
+      if (sg && TypeBits(type) == 64) {
+        // The unsigned compare with flipped sign bits (see EmitSetp).
+        const uint32_t sign = b_.ConstInt(64, uint64_t{1} << 63);
+        const uint32_t less =
+            Op2(spv::OpULessThan, b_.Bool(), Op2(spv::OpBitwiseXor, t, (*s)[0], sign),
+                Op2(spv::OpBitwiseXor, t, (*s)[1], sign));
+        result = b_.NewId();
+        Emit(code_, spv::OpSelect,
+             {t, result, less, mn ? (*s)[0] : (*s)[1], mn ? (*s)[1] : (*s)[0]});
+        return Write(inst.operands[0], result, result_type, inst.line);
+      }
       const uint32_t ext = fl   ? (mn ? GLSLstd450NMin : GLSLstd450NMax)
                            : sg ? (mn ? GLSLstd450SMin : GLSLstd450SMax)
                                 : (mn ? GLSLstd450UMin : GLSLstd450UMax);
@@ -1086,11 +1232,21 @@ class FunctionEmitter {
       result = cmp == "nan" ? any : Op1(spv::OpLogicalNot, boolean, any);
     } else {
       auto it = kOps.find(cmp);
-      const spv::Op o = it == kOps.end() ? spv::OpNop : it->second[fl ? 0 : sg ? 1 : 2];
+      spv::Op o = it == kOps.end() ? spv::OpNop : it->second[fl ? 0 : sg ? 1 : 2];
       if (o == spv::OpNop || type == Type::kPred || type == Type::kNone) {
         return Unsupported(inst.line, absl::StrCat("setp.", cmp, ".", TypeName(type)));
       }
-      result = Op2(o, boolean, *a, *c);
+      uint32_t x = *a, y = *c;
+      if (!fl && sg && TypeBits(type) == 64 && o != spv::OpIEqual && o != spv::OpINotEqual) {
+        // lavapipe (LLVM 15) compares 64-bit integers unsigned even for
+        // OpSLessThan & co (a negative value is not less than 0), so signed
+        // orders are unsigned ones with the sign bits flipped.
+        const uint32_t sign = b_.ConstInt(64, uint64_t{1} << 63);
+        x = Op2(spv::OpBitwiseXor, SpvType(type), x, sign);
+        y = Op2(spv::OpBitwiseXor, SpvType(type), y, sign);
+        o = it->second[2];
+      }
+      result = Op2(o, boolean, x, y);
     }
     if (!combine.empty()) {
       if (inst.operands.size() != 4)
@@ -1220,16 +1376,86 @@ class FunctionEmitter {
   std::vector<uint32_t> interface_;
   std::map<std::string, std::pair<uint32_t, Type>> reg_vars_;
   std::map<std::string, uint32_t> shared_offsets_;
+  std::map<std::string, uint32_t> local_offsets_;
+  uint32_t local_var_ = 0;
   uint32_t shared_var_ = 0;
   uint32_t param_var_ = 0;
   std::vector<uint32_t> param_types_;
   uint32_t block_var_ = 0;
 };
 
+// Module-scope .global and .const variables become the members of the
+// streamhal_globals storage buffer (docs/kernel-abi.md, "Module-scope data"),
+// so cuModuleGetGlobal finds them by name. Each member is an array of words;
+// UserSemantic strings ask core to write an initialiser into a member and
+// the buffer's own device address into member 0, since PTX takes variable
+// addresses (mov.u64 %rd, var) and SPIR-V cannot take a buffer's address.
+absl::Status DeclareGlobals(ModuleBuilder& b, const Module& module) {
+  const uint32_t u32 = b.Int(32), u64 = b.Int(64);
+  Words members{0, u64};
+  std::vector<uint32_t> offsets{0};
+  std::vector<std::string> names{"__streamhal_globals_address"};
+  std::vector<const Variable*> vars{nullptr};
+  uint64_t offset = 8;
+  for (const Variable& v : module.variables) {
+    if (v.space != Space::kGlobal && v.space != Space::kConst) continue;
+    if (v.is_extern || v.count <= 0) return Unsupported(v.line, "extern or unsized .global/.const");
+    if (b.global_offsets.count(v.name))
+      return SyntaxError(v.line, absl::StrCat(v.name, " declared twice"));
+    const uint64_t align = std::max<uint64_t>(4, static_cast<uint64_t>(v.align));
+    if (align > 256 || (align & (align - 1)) != 0)
+      return SyntaxError(v.line, "bad variable alignment");
+    offset = (offset + align - 1) / align * align;
+    const uint64_t bytes = static_cast<uint64_t>(v.count) * (TypeBits(v.type) / 8);
+    if (bytes > (64u << 20) || offset + bytes > (64u << 20))
+      return Unsupported(v.line, "module variables over 64 MiB");
+    if (v.init.size() > (60u << 10)) return Unsupported(v.line, "initialisers over 60 KiB");
+    b.global_offsets[v.name] = static_cast<uint32_t>(offset);
+    members.push_back(b.Array(u32, b.ConstInt(32, static_cast<uint32_t>((bytes + 3) / 4)), 4));
+    offsets.push_back(static_cast<uint32_t>(offset));
+    names.push_back(v.name);
+    vars.push_back(&v);
+    offset += bytes;
+  }
+  if (vars.size() == 1) return absl::OkStatus();
+  const uint32_t block = b.NewId();
+  members[0] = block;
+  EmitV(b.types(), spv::OpTypeStruct, members);
+  b.Name(block, "streamhal_globals");
+  Emit(b.annotations(), spv::OpDecorate, {block, spv::DecorationBlock});
+  for (uint32_t i = 0; i < offsets.size(); ++i) {
+    b.MemberName(block, i, names[i]);
+    Emit(b.annotations(), spv::OpMemberDecorate, {block, i, spv::DecorationOffset, offsets[i]});
+    std::string semantic;
+    if (i == 0) {
+      semantic = "streamhal.address";
+    } else if (!vars[i]->init.empty()) {
+      semantic = "streamhal.init:";
+      static const char kHex[] = "0123456789abcdef";
+      for (uint8_t byte : vars[i]->init) {
+        semantic.push_back(kHex[byte >> 4]);
+        semantic.push_back(kHex[byte & 15]);
+      }
+    }
+    if (semantic.empty()) continue;
+    Words w{block, i, spv::DecorationUserSemantic};
+    AppendString(w, semantic);
+    EmitV(b.annotations(), spv::OpMemberDecorateString, w);
+  }
+  b.globals_var = b.NewId();
+  Emit(b.types(), spv::OpVariable,
+       {b.Ptr(spv::StorageClassStorageBuffer, block), b.globals_var,
+        spv::StorageClassStorageBuffer});
+  Emit(b.annotations(), spv::OpDecorate, {b.globals_var, spv::DecorationDescriptorSet, 0});
+  Emit(b.annotations(), spv::OpDecorate, {b.globals_var, spv::DecorationBinding, 0});
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<uint32_t>> EmitSpirv(const Module& module) {
   ModuleBuilder builder;
+  SH_PTX_RETURN_IF_ERROR(DeclareGlobals(builder, module));
   std::set<std::string> names;
   for (const Function& f : module.functions) {
     if (!f.is_entry) return Unsupported(f.line, ".func");

@@ -34,6 +34,13 @@ std::string Validate(const std::vector<uint32_t>& words) {
   return "";
 }
 
+std::string Disassemble(const std::vector<uint32_t>& words) {
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_2);
+  std::string text;
+  tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_NONE);
+  return text;
+}
+
 class CorpusTest : public testing::TestWithParam<const char*> {};
 
 TEST_P(CorpusTest, TranslatesToValidVulkanSpirv) {
@@ -42,11 +49,14 @@ TEST_P(CorpusTest, TranslatesToValidVulkanSpirv) {
   auto spirv = TranslatePtx(text);
   ASSERT_TRUE(spirv.ok()) << spirv.status();
   EXPECT_EQ(Validate(*spirv), "");
+  // nvcc's CFGs are reducible: structured loops and selections, no dispatcher.
+  EXPECT_EQ(Disassemble(*spirv).find("OpSwitch"), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                          testing::Values("vector_add", "saxpy", "grid_stride", "block_reduce",
-                                         "histogram", "early_return", "dyn_shared"));
+                                         "histogram", "early_return", "dyn_shared", "module_vars",
+                                         "local_array"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
@@ -81,6 +91,39 @@ TEST(PtxTranslateTest, StructParameterReadsAsWords) {
   auto spirv = TranslatePtx(text);
   ASSERT_TRUE(spirv.ok()) << spirv.status();
   EXPECT_EQ(Validate(*spirv), "");
+}
+
+TEST(PtxTranslateTest, IrreducibleLoopFallsBackToTheDispatcher) {
+  // $A and $B form a cycle entered at both: no natural loop.
+  const std::string text = std::string(kHeader) +
+                           ".visible .entry k(.param .u32 n)\n{\n"
+                           " .reg .pred %p<3>; .reg .b32 %r<4>;\n"
+                           " ld.param.u32 %r1, [n];\n setp.eq.u32 %p1, %r1, 0;\n @%p1 bra $B;\n"
+                           "$A:\n add.u32 %r1, %r1, 1;\n setp.lt.u32 %p2, %r1, 10;\n"
+                           " @%p2 bra $B;\n ret;\n"
+                           "$B:\n add.u32 %r1, %r1, 2;\n setp.lt.u32 %p2, %r1, 20;\n"
+                           " @%p2 bra $A;\n ret;\n}\n";
+  auto spirv = TranslatePtx(text);
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  EXPECT_NE(Disassemble(*spirv).find("OpSwitch"), std::string::npos);
+}
+
+TEST(PtxTranslateTest, LoopWithSeveralExitsIsStructured) {
+  const std::string text = std::string(kHeader) +
+                           ".visible .entry k(.param .u64 out)\n{\n"
+                           " .reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<3>;\n"
+                           " ld.param.u64 %rd1, [out];\n mov.u32 %r1, 0;\n"
+                           "$L:\n add.u32 %r1, %r1, 1;\n setp.eq.u32 %p1, %r1, 7;\n"
+                           " @%p1 bra $E;\n setp.lt.u32 %p2, %r1, 100;\n @%p2 bra $L;\n"
+                           " st.global.u32 [%rd1], %r1;\n ret;\n"
+                           "$E:\n @%p2 ret;\n st.global.u32 [%rd1+4], %r1;\n ret;\n}\n";
+  auto spirv = TranslatePtx(text);
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  const std::string dis = Disassemble(*spirv);
+  EXPECT_EQ(dis.find("OpSwitch"), std::string::npos);
+  EXPECT_NE(dis.find("OpLoopMerge"), std::string::npos);
 }
 
 }  // namespace
