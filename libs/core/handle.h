@@ -23,7 +23,9 @@ enum class ObjectKind : uint8_t {
   kLinkState,
   kArray,
   kTexRef,
-  kMemHandle,  // cuMemCreate
+  kMemHandle,   // cuMemCreate
+  kTexObject,   // CUtexObject, hipTextureObject_t
+  kSurfObject,  // CUsurfObject, hipSurfaceObject_t
 };
 
 // Why a lookup failed.
