@@ -195,6 +195,8 @@ HANDLE_TYPES = {
     "CUarray": "Array", "hipArray_t": "Array", "hipArray_const_t": "Array",
     "CUtexref": "TexRef", "textureReference*": "TexRef",
     "CUkernel": "Kernel", "CUlibrary": "Library",
+    "CUtexObject": "TexObject", "hipTextureObject_t": "TexObject",
+    "CUsurfObject": "SurfObject", "hipSurfaceObject_t": "SurfObject",
 }
 DEVICE_TYPES = {"CUdevice", "hipDevice_t"}
 DEVPTR_TYPES = {"CUdeviceptr", "hipDeviceptr_t"}
@@ -334,7 +336,8 @@ DEFAULT_VARIANTS = {
 }
 for _h in ("Context", "Module", "Function", "Stream", "Event", "LinkState", "MemPool", "MemHandle",
            "Graph",
-           "GraphNode", "GraphExec", "Array", "TexRef", "Kernel", "Library"):
+           "GraphNode", "GraphExec", "Array", "TexRef", "Kernel", "Library", "TexObject",
+           "SurfObject"):
     DEFAULT_VARIANTS[_h] = HANDLE_VARIANTS
 # CUDA: the NULL stream is the legacy default stream, valid wherever a stream is.
 DEFAULT_VARIANTS["Stream"] = HANDLE_VARIANTS[1:]

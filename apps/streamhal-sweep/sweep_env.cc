@@ -86,6 +86,10 @@ const char* RoleName(Role role) {
     case Role::kGraphExec: return "graph exec";
     case Role::kArray: return "array";
     case Role::kTexRef: return "texture reference";
+    case Role::kTexObject:
+      return "texture object";
+    case Role::kSurfObject:
+      return "surface object";
     case Role::kKernel: return "kernel";
     case Role::kLibrary:
       return "library";
@@ -493,6 +497,53 @@ uint64_t Env::Handle(Role role) {
       hipArray_t array = nullptr;
       return hipArrayCreate(&array, &desc) == hipSuccess ? Bits(array) : kPlaceholder;
     }
+    case Role::kTexObject:
+    case Role::kSurfObject: {
+      const bool surface = role == Role::kSurfObject;
+      if (cuda) {
+        CUDA_ARRAY3D_DESCRIPTOR desc{};
+        desc.Width = 16;
+        desc.Height = 1;
+        desc.Format = CU_AD_FORMAT_FLOAT;
+        desc.NumChannels = 1;
+        desc.Flags = surface ? CUDA_ARRAY3D_SURFACE_LDST : 0;
+        CUarray array = nullptr;
+        if (cuArray3DCreate(&array, &desc) != CUDA_SUCCESS) return kPlaceholder;
+        CUDA_RESOURCE_DESC resource{};
+        resource.resType = CU_RESOURCE_TYPE_ARRAY;
+        resource.res.array.hArray = array;
+        if (surface) {
+          CUsurfObject object = 0;
+          return cuSurfObjectCreate(&object, &resource) == CUDA_SUCCESS ? object : kPlaceholder;
+        }
+        CUDA_TEXTURE_DESC texture{};
+        CUtexObject object = 0;
+        return cuTexObjectCreate(&object, &resource, &texture, nullptr) == CUDA_SUCCESS
+                   ? object
+                   : kPlaceholder;
+      }
+      HIP_ARRAY3D_DESCRIPTOR desc{};
+      desc.Width = 16;
+      desc.Height = 1;
+      desc.Format = HIP_AD_FORMAT_FLOAT;
+      desc.NumChannels = 1;
+      desc.Flags = surface ? hipArraySurfaceLoadStore : 0;
+      hipArray_t array = nullptr;
+      if (hipArray3DCreate(&array, &desc) != hipSuccess) return kPlaceholder;
+      hipResourceDesc resource{};
+      resource.resType = hipResourceTypeArray;
+      resource.res.array.array = array;
+      if (surface) {
+        hipSurfaceObject_t object = nullptr;
+        return hipCreateSurfaceObject(&object, &resource) == hipSuccess ? Bits(object)
+                                                                        : kPlaceholder;
+      }
+      hipTextureDesc texture{};
+      hipTextureObject_t object = nullptr;
+      return hipCreateTextureObject(&object, &resource, &texture, nullptr) == hipSuccess
+                 ? Bits(object)
+                 : kPlaceholder;
+    }
     default:
       // Texture references and CUkernel: no module of ours has one.
       return kPlaceholder;
@@ -718,6 +769,19 @@ uint64_t Env::Destroyed(Role role) {
                : hipArrayDestroy(As<hipArray_t>(array)) == hipSuccess) {
         return array;
       }
+      break;
+    }
+    case Role::kTexObject:
+    case Role::kSurfObject: {
+      const uint64_t object = Handle(role);
+      if (object == kPlaceholder) break;
+      const bool destroyed =
+          role == Role::kTexObject
+              ? (cuda ? cuTexObjectDestroy(object) == CUDA_SUCCESS
+                      : hipDestroyTextureObject(As<hipTextureObject_t>(object)) == hipSuccess)
+              : (cuda ? cuSurfObjectDestroy(object) == CUDA_SUCCESS
+                      : hipDestroySurfaceObject(As<hipSurfaceObject_t>(object)) == hipSuccess);
+      if (destroyed) return object;
       break;
     }
     default:

@@ -50,6 +50,8 @@ enum class Role : uint8_t {
   kTexRef,
   kKernel,
   kLibrary,
+  kTexObject,     // a texture object over a 16x1 array
+  kSurfObject,    // a surface object over a 16x1 CUDA_ARRAY3D_SURFACE_LDST array
   kSize,          // a byte size or count: 16
   kCopySize,      // a size bounded by the 4 KiB allocation it applies to: 16
   kLen,           // a buffer length (int): 256

@@ -23,9 +23,11 @@ enum class ObjectKind : uint8_t {
   kLinkState,
   kArray,
   kTexRef,
-  kMemHandle,  // cuMemCreate
-  kLibrary,    // cuLibraryLoadData
-  kKernel,     // a kernel of a library
+  kMemHandle,   // cuMemCreate
+  kLibrary,     // cuLibraryLoadData
+  kKernel,      // a kernel of a library
+  kTexObject,   // CUtexObject, hipTextureObject_t
+  kSurfObject,  // CUsurfObject, hipSurfaceObject_t
 };
 
 // Why a lookup failed.

@@ -1593,6 +1593,13 @@ absl::Status Reflector::ReflectGlobals(ModuleReflection& reflection) {
   for (const Instruction& inst : m_.instructions()) {
     if (inst.function >= 0) break;
     if (inst.opcode != spv::OpVariable) continue;
+    // Samplers, images and texel buffers are texture and surface
+    // parameters of kernel ABI v2, which launches cannot bind yet: refuse
+    // them here rather than build a pipeline whose layout lacks them.
+    if (m_.Word(inst, 3) == spv::StorageClassUniformConstant) {
+      return Error(ErrorCode::kNotSupported, "SPIR-V module declares a sampler, image or texel ",
+                   "buffer; texture and surface parameters are not supported yet");
+    }
     const TypeInfo* pointer = Type(inst.type_id);
     const TypeInfo* block = pointer != nullptr ? Type(pointer->element) : nullptr;
     if (block == nullptr || block->kind != TypeKind::kStruct) continue;

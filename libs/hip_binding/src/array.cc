@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "call.h"
+#include "channel_format.h"
 #include "copy_params.h"
 #include "core/c_enum.h"
 #include "core/handle.h"
@@ -25,7 +26,7 @@ using streamhal::Sync;
 using streamhal::hip::Address;
 using streamhal::hip::RuntimeCall;
 
-namespace {
+namespace streamhal::hip {
 
 // A hipChannelFormatDesc as CUarray_format and channel count: every
 // present channel has the same width; 3 channels are no array format.
@@ -76,6 +77,13 @@ hipChannelFormatDesc ToChannelDesc(const ArrayDescriptor& d) {
                                                 : hipChannelFormatKindUnsigned;
   return desc;
 }
+
+}  // namespace streamhal::hip
+
+namespace {
+
+using streamhal::hip::FromChannelDesc;
+using streamhal::hip::ToChannelDesc;
 
 CopyEnd ArrayEnd(hipArray_const_t array, size_t x, size_t y) {
   CopyEnd end;

@@ -1,0 +1,319 @@
+#include "core/texture.h"
+
+#include <cmath>
+#include <memory>
+
+#include "core/array.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/memory.h"
+#include "core/status.h"
+
+namespace streamhal {
+namespace {
+
+constexpr uint32_t kKnownTextureFlags = kTexReadAsInteger | kTexNormalizedCoordinates | kTexSrgb |
+                                        kTexDisableTrilinearOptimization | kTexSeamlessCubemap;
+
+// CUarray_format values whose texels are integers (unsigned 8/16/32, signed
+// 8/16/32); the rest are half and float.
+bool IsIntegerFormat(uint32_t format) { return format < 0x10; }
+constexpr uint32_t kFormatUint8 = 0x01;
+
+const char* HandleProblem(HandleState state, const char* kind) {
+  switch (state) {
+    case HandleState::kNull:
+      return " is null";
+    case HandleState::kDestroyed:
+      return " was destroyed";
+    default:
+      return kind;
+  }
+}
+
+// The texel format of `resource` (format, channels) and, for arrays, the
+// array; checks the memory of linear and pitched resources.
+struct Texels {
+  uint32_t format = 0;
+  uint32_t channels = 0;
+  Array* array = nullptr;
+};
+
+absl::StatusOr<Texels> ValidateResource(Context* context, const ResourceDesc& r, const char* api) {
+  if (r.flags != 0) {
+    return Error(ErrorCode::kInvalidValue, api, ": pResDesc->flags must be 0, got 0x",
+                 absl::Hex(r.flags));
+  }
+  Texels texels;
+  const DeviceProperties& props = context->device()->properties();
+  switch (r.type) {
+    case ResourceType::kArray: {
+      SH_ASSIGN_OR_RETURN(texels.array, ResolveArray(r.array, ErrorCode::kInvalidValue, api));
+      if (texels.array->context()->device() != context->device()) {
+        return Error(ErrorCode::kInvalidValue, api, ": the array belongs to another device");
+      }
+      texels.format = texels.array->desc().format;
+      texels.channels = texels.array->desc().channels;
+      return texels;
+    }
+    case ResourceType::kMipmappedArray:
+      return Error(ErrorCode::kNotSupported, api,
+                   ": mipmapped-array resources are not supported yet");
+    case ResourceType::kLinear:
+    case ResourceType::kPitch2D:
+      break;
+    default:
+      return Error(ErrorCode::kInvalidValue, api, ": resource type ", static_cast<uint32_t>(r.type),
+                   " is unknown");
+  }
+  const uint32_t element = ArrayElementBytes(r.format, r.channels);
+  if (element == 0) {
+    return Error(ErrorCode::kInvalidValue, api, ": format 0x", absl::Hex(r.format), " with ",
+                 r.channels, " channels is no texel format (1, 2 or 4 channels of ",
+                 "8/16/32-bit integers, half or float)");
+  }
+  if (r.address == 0) return Error(ErrorCode::kInvalidValue, api, ": devPtr is null");
+  const uint64_t alignment = props.texture_alignment > 0 ? props.texture_alignment : 1;
+  if (r.address % alignment != 0) {
+    return Error(ErrorCode::kInvalidValue, api, ": devPtr 0x", absl::Hex(r.address),
+                 " is not a multiple of the texture alignment (", alignment, ")");
+  }
+  uint64_t span = 0;
+  if (r.type == ResourceType::kLinear) {
+    if (r.size_bytes == 0 || r.size_bytes % element != 0) {
+      return Error(ErrorCode::kInvalidValue, api, ": sizeInBytes ", r.size_bytes,
+                   " is not a positive multiple of the ", element, "-byte element");
+    }
+    span = r.size_bytes;
+  } else {
+    if (r.width == 0 || r.height == 0) {
+      return Error(ErrorCode::kInvalidValue, api, ": pitched extent ", r.width, " x ", r.height,
+                   " is empty");
+    }
+    const uint64_t pitch_alignment =
+        props.texture_pitch_alignment > 0 ? props.texture_pitch_alignment : 1;
+    if (r.width > UINT32_MAX || r.height > UINT32_MAX || r.pitch / element < r.width ||
+        r.pitch % pitch_alignment != 0) {
+      return Error(ErrorCode::kInvalidValue, api, ": pitchInBytes ", r.pitch,
+                   " must hold a row of ", r.width, " elements and be a multiple of ",
+                   pitch_alignment);
+    }
+    // No overflow: pitch and height are checked above or fit 32 bits.
+    if (r.pitch > UINT64_MAX / r.height) {
+      return Error(ErrorCode::kInvalidValue, api, ": pitched region is larger than memory");
+    }
+    span = r.pitch * (r.height - 1) + r.width * element;
+  }
+  SH_RETURN_IF_ERROR(ResolveDeviceRange(r.address, span, api).status());
+  texels.format = r.format;
+  texels.channels = r.channels;
+  return texels;
+}
+
+absl::Status ValidateTexture(const TextureDesc& t, const Texels& texels, const char* api) {
+  for (int i = 0; i < 3; ++i) {
+    if (t.address_mode[i] > kAddressBorder) {
+      return Error(ErrorCode::kInvalidValue, api, ": addressMode[", i, "] ", t.address_mode[i],
+                   " is not wrap, clamp, mirror or border");
+    }
+  }
+  if (t.filter_mode > kFilterLinear || t.mipmap_filter_mode > kFilterLinear) {
+    return Error(ErrorCode::kInvalidValue, api, ": filter mode ", t.filter_mode,
+                 " / mipmap filter mode ", t.mipmap_filter_mode, " is not point or linear");
+  }
+  if ((t.flags & ~kKnownTextureFlags) != 0) {
+    return Error(ErrorCode::kInvalidValue, api, ": unknown texture flags 0x",
+                 absl::Hex(t.flags & ~kKnownTextureFlags));
+  }
+  for (float c : t.border_color) {
+    if (std::isnan(c)) return Error(ErrorCode::kInvalidValue, api, ": borderColor is NaN");
+  }
+  const bool integer = IsIntegerFormat(texels.format);
+  // CUDA: linear filtering returns floats, so integer texels must be read
+  // as normalised floats to be filtered.
+  if (integer && t.filter_mode == kFilterLinear && (t.flags & kTexReadAsInteger) != 0) {
+    return Error(ErrorCode::kInvalidValue, api,
+                 ": linear filtering of integer texels needs normalised-float reads ",
+                 "(CU_TRSF_READ_AS_INTEGER is set)");
+  }
+  // Normalised-float reads exist for 8- and 16-bit integers only.
+  if (integer && (t.flags & kTexReadAsInteger) == 0 && ArrayElementBytes(texels.format, 1) == 4) {
+    if (t.filter_mode == kFilterLinear) {
+      return Error(ErrorCode::kInvalidValue, api,
+                   ": 32-bit integer texels cannot be filtered (no normalised form)");
+    }
+  }
+  if ((t.flags & kTexSrgb) != 0 && texels.format != kFormatUint8) {
+    return Error(ErrorCode::kInvalidValue, api,
+                 ": CU_TRSF_SRGB needs 8-bit unsigned texels (format 0x", absl::Hex(texels.format),
+                 ")");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateView(const ResourceViewDesc& v, const ResourceDesc& r, const Texels& texels,
+                          const char* api) {
+  // CUDA: a view applies to (mipmapped) arrays only.
+  if (r.type != ResourceType::kArray) {
+    return Error(ErrorCode::kInvalidValue, api, ": a resource view needs an array resource");
+  }
+  const ArrayDescriptor& d = texels.array->desc();
+  if (v.format != 0) {
+    const uint32_t bytes = ResourceViewElementBytes(v.format);
+    if (bytes == 0 || bytes != texels.array->element_bytes()) {
+      return Error(ErrorCode::kInvalidValue, api, ": view format 0x", absl::Hex(v.format),
+                   " does not match the array's ", texels.array->element_bytes(), "-byte elements");
+    }
+  }
+  const bool layered = (d.flags & (kArrayLayered | kArrayCubemap)) != 0;
+  const uint64_t view_depth = layered ? 0 : d.depth;
+  if (v.width != d.width || v.height != d.height || v.depth != view_depth) {
+    return Error(ErrorCode::kInvalidValue, api, ": view extent ", v.width, " x ", v.height, " x ",
+                 v.depth, " differs from the array's ", d.width, " x ", d.height, " x ",
+                 view_depth);
+  }
+  if (v.first_mipmap_level != 0 || v.last_mipmap_level != 0) {
+    return Error(ErrorCode::kInvalidValue, api, ": mipmap levels ", v.first_mipmap_level, "..",
+                 v.last_mipmap_level, " of an array with one level");
+  }
+  const uint64_t layers = layered ? d.depth : 1;
+  if (v.first_layer > v.last_layer || v.last_layer >= layers) {
+    return Error(ErrorCode::kInvalidValue, api, ": layers ", v.first_layer, "..", v.last_layer,
+                 " of an array with ", layers);
+  }
+  return absl::OkStatus();
+}
+
+template <typename T>
+absl::StatusOr<T*> Resolve(uint64_t handle, const char* api, const char* kind) {
+  HandleState state;
+  T* object = LookupAs<T>(handle, &state);
+  if (object == nullptr) {
+    return Error(ErrorCode::kInvalidHandle, api, ": handle 0x", absl::Hex(handle),
+                 HandleProblem(state, kind));
+  }
+  return object;
+}
+
+}  // namespace
+
+uint32_t ResourceViewElementBytes(uint32_t f) {
+  // CU_RES_VIEW_FORMAT_*: 1/2/4 channels of u8, s8, u16, s16, u32, s32,
+  // f16, f32, in that order from 0x01.
+  if (f == 0 || f > 0x18) return 0;
+  static constexpr uint32_t kChannelBytes[8] = {1, 1, 2, 2, 4, 4, 2, 4};
+  static constexpr uint32_t kChannels[3] = {1, 2, 4};
+  const uint32_t i = f - 1;
+  return kChannelBytes[i / 3] * kChannels[i % 3];
+}
+
+absl::Status TexObjectCreate(uint64_t* out, const ResourceDesc* resource,
+                             const TextureDesc* texture, const ResourceViewDesc* view) {
+  constexpr const char* kApi = "cuTexObjectCreate";
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (out == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": pTexObject is null");
+  if (resource == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": pResDesc is null");
+  if (texture == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": pTexDesc is null");
+  SH_ASSIGN_OR_RETURN(Texels texels, ValidateResource(context, *resource, kApi));
+  SH_RETURN_IF_ERROR(ValidateTexture(*texture, texels, kApi));
+  std::optional<ResourceViewDesc> kept_view;
+  if (view != nullptr) {
+    SH_RETURN_IF_ERROR(ValidateView(*view, *resource, texels, kApi));
+    kept_view = *view;
+  }
+  auto object = std::make_unique<TextureObject>(context, *resource, *texture, kept_view);
+  *out = object->handle();
+  context->Adopt(std::move(object));
+  return absl::OkStatus();
+}
+
+absl::Status TexObjectDestroy(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(TextureObject * object, Resolve<TextureObject>(handle, "cuTexObjectDestroy",
+                                                                     " is no texture object"));
+  object->context()->Destroy(object);
+  return absl::OkStatus();
+}
+
+absl::Status TexObjectGetResourceDesc(uint64_t handle, ResourceDesc* out) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (out == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuTexObjectGetResourceDesc: pResDesc is null");
+  }
+  SH_ASSIGN_OR_RETURN(
+      TextureObject * object,
+      Resolve<TextureObject>(handle, "cuTexObjectGetResourceDesc", " is no texture object"));
+  *out = object->resource();
+  return absl::OkStatus();
+}
+
+absl::Status TexObjectGetTextureDesc(uint64_t handle, TextureDesc* out) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (out == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuTexObjectGetTextureDesc: pTexDesc is null");
+  }
+  SH_ASSIGN_OR_RETURN(
+      TextureObject * object,
+      Resolve<TextureObject>(handle, "cuTexObjectGetTextureDesc", " is no texture object"));
+  *out = object->texture();
+  return absl::OkStatus();
+}
+
+absl::Status TexObjectGetResourceViewDesc(uint64_t handle, ResourceViewDesc* out) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (out == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuTexObjectGetResourceViewDesc: pResViewDesc is null");
+  }
+  SH_ASSIGN_OR_RETURN(
+      TextureObject * object,
+      Resolve<TextureObject>(handle, "cuTexObjectGetResourceViewDesc", " is no texture object"));
+  if (!object->view().has_value()) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuTexObjectGetResourceViewDesc: the texture object has no resource view");
+  }
+  *out = *object->view();
+  return absl::OkStatus();
+}
+
+absl::Status SurfObjectCreate(uint64_t* out, const ResourceDesc* resource) {
+  constexpr const char* kApi = "cuSurfObjectCreate";
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (out == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": pSurfObject is null");
+  if (resource == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": pResDesc is null");
+  // CUDA: a surface is over an array created with CUDA_ARRAY3D_SURFACE_LDST.
+  if (resource->type != ResourceType::kArray) {
+    return Error(ErrorCode::kInvalidValue, kApi, ": resource type ",
+                 static_cast<uint32_t>(resource->type), " is not CU_RESOURCE_TYPE_ARRAY");
+  }
+  SH_ASSIGN_OR_RETURN(Texels texels, ValidateResource(context, *resource, kApi));
+  if ((texels.array->desc().flags & kArraySurfaceLoadStore) == 0) {
+    return Error(ErrorCode::kInvalidValue, kApi,
+                 ": the array was not created with CUDA_ARRAY3D_SURFACE_LDST");
+  }
+  auto object = std::make_unique<SurfaceObject>(context, *resource);
+  *out = object->handle();
+  context->Adopt(std::move(object));
+  return absl::OkStatus();
+}
+
+absl::Status SurfObjectDestroy(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(SurfaceObject * object, Resolve<SurfaceObject>(handle, "cuSurfObjectDestroy",
+                                                                     " is no surface object"));
+  object->context()->Destroy(object);
+  return absl::OkStatus();
+}
+
+absl::Status SurfObjectGetResourceDesc(uint64_t handle, ResourceDesc* out) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (out == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuSurfObjectGetResourceDesc: pResDesc is null");
+  }
+  SH_ASSIGN_OR_RETURN(
+      SurfaceObject * object,
+      Resolve<SurfaceObject>(handle, "cuSurfObjectGetResourceDesc", " is no surface object"));
+  *out = object->resource();
+  return absl::OkStatus();
+}
+
+}  // namespace streamhal
