@@ -23,13 +23,9 @@ using ::testing::Not;
 constexpr uint32_t kSpirvMagic = 0x07230203;
 
 // The folder holding this test, where the prelude's source file lives too.
-// ctest names it; __FILE__ is the fallback because a compiler cache may make
-// that path relative to the build folder.
-std::string SourceDir() {
-  if (const char* dir = std::getenv("STREAMHAL_TEST_SOURCE_DIR")) return dir;
-  const std::string file = __FILE__;
-  return file.substr(0, file.find_last_of('/'));
-}
+// CMake names it (a compiler cache may make __FILE__ relative to the build
+// folder).
+std::string SourceDir() { return STREAMHAL_TEST_SOURCE_DIR; }
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,7 +1,6 @@
 #include "cuda_binding/src/error_strings.h"
 
 #include <climits>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -238,12 +237,10 @@ TEST(ErrorStringsTest, NumbersOutsideTheEnumHaveNoNameOrDescription) {
 // Reads the CUresult enumerators straight out of the public header so that an
 // enumerator added to cuda.h without a row above fails here.
 std::map<std::string, int> HeaderEnumerators() {
-  // ctest names this test's folder; __FILE__ is the fallback because a
-  // compiler cache may make that path relative to the build folder.
-  const char* dir = std::getenv("STREAMHAL_TEST_SOURCE_DIR");
-  std::string path = dir != nullptr ? std::string(dir) + "/" : std::string(__FILE__);
-  path.resize(path.rfind('/') + 1);
-  path += "../include/cuda.h";
+  // CMake names this test's folder (a compiler cache may make __FILE__
+  // relative to the build folder).
+  std::string path = STREAMHAL_TEST_SOURCE_DIR;
+  path += "/../include/cuda.h";
   std::ifstream in(path);
   if (!in) return {};
   std::stringstream buffer;
