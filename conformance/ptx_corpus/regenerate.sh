@@ -5,7 +5,10 @@ set -e
 cd "$(dirname "$0")"
 NVCC=${1:-${NVCC:-nvcc}}
 for cu in *.cu; do
-  "$NVCC" -ptx -arch=compute_75 -O3 -o "${cu%.cu}.ptx" "$cu"
+  # link_*.cu are inputs of cuLink* tests: relocatable device code, whose
+  # externs only a link resolves.
+  case "$cu" in link_*) rdc=-rdc=true ;; *) rdc= ;; esac
+  "$NVCC" -ptx $rdc -arch=compute_75 -O3 -o "${cu%.cu}.ptx" "$cu"
 done
 # Fat binaries of vector_add: PTX and SASS uncompressed, SASS only, and PTX
 # compressed (nvcc's default since CUDA 13).

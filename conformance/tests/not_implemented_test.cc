@@ -70,14 +70,6 @@ class HipNotImplemented : public testing::Test {
 // Modules.
 SH_CUDA_NOT_IMPLEMENTED(cuModuleGetTexRef, nullptr, nullptr, nullptr)
 
-// Linker.
-SH_CUDA_NOT_IMPLEMENTED(cuLinkCreate, 0, nullptr, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuLinkAddData, nullptr, CUjitInputType{}, nullptr, 0, nullptr, 0, nullptr,
-                        nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuLinkAddFile, nullptr, CUjitInputType{}, nullptr, 0, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuLinkComplete, nullptr, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuLinkDestroy, nullptr)
-
 // Copies.
 
 // Inter-process communication.
@@ -110,12 +102,6 @@ SH_HIP_NOT_IMPLEMENTED(hipExtGetLinkTypeAndHopCount, 0, 0, nullptr, nullptr)
 
 // Modules
 SH_HIP_NOT_IMPLEMENTED(hipModuleGetTexRef, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipLinkCreate, 0, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipLinkAddData, nullptr, hipJitInputType{}, nullptr, 0, nullptr, 0, nullptr,
-                       nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipLinkAddFile, nullptr, hipJitInputType{}, nullptr, 0, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipLinkComplete, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipLinkDestroy, nullptr)
 
 // Streams
 

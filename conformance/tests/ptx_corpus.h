@@ -16,6 +16,10 @@ const char* PtxEarlyReturn();
 const char* PtxDynShared();
 const char* PtxModuleVars();
 const char* PtxLocalArray();
+// Relocatable device code (nvcc -rdc=true) for the linker: link_scale defines
+// the .visible global link_factor, link_offset only declares it .extern.
+const char* PtxLinkScale();
+const char* PtxLinkOffset();
 
 // nvcc -fatbin of vector_add.cu: PTX and SASS (uncompressed), SASS only, and
 // compressed PTX.

@@ -693,6 +693,26 @@ absl::StatusOr<size_t> ImageExtent(const void* data, std::optional<size_t> size)
   return InvalidImage("unknown format");
 }
 
+absl::StatusOr<std::string_view> PtxTextOf(const void* data, std::optional<size_t> size,
+                                           ImageFormat format) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  switch (format) {
+    case ImageFormat::kPtx:
+      return GlslText(bytes, size);
+    case ImageFormat::kNvFatBinary:
+      return NvFatBinaryPtx(bytes, size);
+    case ImageFormat::kNvFatBinaryWrapper: {
+      SH_ASSIGN_OR_RETURN(const uint8_t* fat, ReadNvWrapper(bytes, size));
+      if (!StartsWithWord(fat, std::nullopt, kNvFatBinaryMagic)) {
+        return InvalidImage("the fat-binary wrapper's data is not an NVIDIA fat binary");
+      }
+      return NvFatBinaryPtx(fat, std::nullopt);
+    }
+    default:
+      return InvalidImage(absl::StrCat("a ", Sv(ImageFormatName(format)), " image holds no PTX"));
+  }
+}
+
 absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> size,
                                        const GlslOptions& glsl, std::string* error_log_out) {
   SH_ASSIGN_OR_RETURN(const ImageFormat format, DetectImageFormat(data, size));
@@ -739,18 +759,7 @@ absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> s
     case ImageFormat::kPtx:
     case ImageFormat::kNvFatBinary:
     case ImageFormat::kNvFatBinaryWrapper: {
-      std::string_view text;
-      if (format == ImageFormat::kPtx) {
-        SH_ASSIGN_OR_RETURN(text, GlslText(bytes, size));
-      } else if (format == ImageFormat::kNvFatBinary) {
-        SH_ASSIGN_OR_RETURN(text, NvFatBinaryPtx(bytes, size));
-      } else {
-        SH_ASSIGN_OR_RETURN(const uint8_t* fat, ReadNvWrapper(bytes, size));
-        if (!StartsWithWord(fat, std::nullopt, kNvFatBinaryMagic)) {
-          return InvalidImage("the fat-binary wrapper's data is not an NVIDIA fat binary");
-        }
-        SH_ASSIGN_OR_RETURN(text, NvFatBinaryPtx(fat, std::nullopt));
-      }
+      SH_ASSIGN_OR_RETURN(const std::string_view text, PtxTextOf(data, size, format));
       const auto start = std::chrono::steady_clock::now();
       absl::StatusOr<std::vector<uint32_t>> spirv = ptx::TranslatePtx(text);
       image.compile_wall_time_ms =

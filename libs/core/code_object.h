@@ -140,6 +140,13 @@ absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> s
                                        const GlslOptions& glsl,
                                        std::string* error_log_out = nullptr);
 
+// The PTX text an image holds: the text itself (up to its NUL or `size`), or
+// the chosen PTX entry of an NVIDIA fat binary or of the fat binary a wrapper
+// points at, with the errors ParseImage gives for them. Other formats are
+// ErrorCode::kInvalidImage. The view points into the image.
+absl::StatusOr<std::string_view> PtxTextOf(const void* data, std::optional<size_t> size,
+                                           ImageFormat format);
+
 // Reads a kernel file whole. A path that cannot be opened or read, or that
 // is not a regular file (a directory, a FIFO), is ErrorCode::kFileNotFound;
 // a file above kMaxImageBytes is ErrorCode::kInvalidImage.

@@ -47,6 +47,11 @@ bool IsInteger(Type type);  // .b/.u/.s
 
 enum class Space : uint8_t { kGeneric, kReg, kParam, kGlobal, kShared, kConst, kLocal };
 
+// How a module-scope symbol links (PTX ISA "Linking directives"): visible to
+// other modules, weak (a visible definition elsewhere wins), a declaration
+// whose definition is in another module, or local to its module.
+enum class Linkage : uint8_t { kInternal, kVisible, kWeak, kExtern };
+
 struct Operand {
   enum class Kind : uint8_t {
     kNone,
@@ -110,6 +115,7 @@ struct Variable {
   int align = 0;
   int64_t count = 1;  // elements; 0 for an unsized extern array
   bool is_extern = false;
+  Linkage linkage = Linkage::kInternal;  // module scope only
   int line = 0;
   std::vector<uint8_t> init;  // .global/.const initialiser, little-endian; empty: zeros
 };
@@ -117,6 +123,7 @@ struct Variable {
 struct Function {
   std::string name;
   bool is_entry = false;
+  Linkage linkage = Linkage::kInternal;
   int line = 0;
   std::vector<Param> params;
   int param_block_bytes = 0;

@@ -114,15 +114,24 @@ class Parser {
 
   absl::Status ParseModuleItem(Module& module) {
     bool is_extern = false;
+    Linkage linkage = Linkage::kInternal;
     const int line = Peek().line;
     while (IsWord(".visible") || IsWord(".weak") || IsWord(".extern")) {
-      if (Peek().text == ".extern") is_extern = true;
+      if (Peek().text == ".extern") {
+        is_extern = true;
+        linkage = Linkage::kExtern;
+      } else if (Peek().text == ".weak") {
+        if (linkage != Linkage::kExtern) linkage = Linkage::kWeak;
+      } else if (linkage == Linkage::kInternal) {
+        linkage = Linkage::kVisible;
+      }
       Next();
     }
     if (IsWord(".entry")) {
       Next();
       Function f;
       f.is_entry = true;
+      f.linkage = linkage;
       f.line = line;
       SH_PTX_RETURN_IF_ERROR(ParseEntry(f));
       module.functions.push_back(std::move(f));
@@ -133,6 +142,7 @@ class Parser {
     }
     Variable v;
     v.is_extern = is_extern;
+    v.linkage = linkage;
     SH_PTX_RETURN_IF_ERROR(ParseVariable(v));
     module.variables.push_back(std::move(v));
     return absl::OkStatus();

@@ -42,15 +42,6 @@ extern "C" {
 // Modules
 SH_NOT_IMPLEMENTED(cuModuleGetTexRef, (CUtexref*, CUmodule, const char*))
 
-// Linker
-SH_NOT_IMPLEMENTED(cuLinkCreate, (unsigned int, CUjit_option*, void**, CUlinkState*))
-SH_NOT_IMPLEMENTED(cuLinkAddData, (CUlinkState, CUjitInputType, void*, size_t, const char*,
-                                   unsigned int, CUjit_option*, void**))
-SH_NOT_IMPLEMENTED(cuLinkAddFile,
-                   (CUlinkState, CUjitInputType, const char*, unsigned int, CUjit_option*, void**))
-SH_NOT_IMPLEMENTED(cuLinkComplete, (CUlinkState, void**, size_t*))
-SH_NOT_IMPLEMENTED(cuLinkDestroy, (CUlinkState))
-
 // Inter-process communication
 SH_NOT_IMPLEMENTED(cuIpcGetEventHandle, (CUipcEventHandle*, CUevent))
 SH_NOT_IMPLEMENTED(cuIpcOpenEventHandle, (CUevent*, CUipcEventHandle))

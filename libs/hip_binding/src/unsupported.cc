@@ -68,13 +68,6 @@ SH_NOT_IMPLEMENTED(hipExtGetLinkTypeAndHopCount, (int, int, uint32_t*, uint32_t*
 
 // Modules
 SH_NOT_IMPLEMENTED(hipModuleGetTexRef, (textureReference**, hipModule_t, const char*))
-SH_NOT_IMPLEMENTED(hipLinkCreate, (unsigned int, hipJitOption*, void**, hipLinkState_t*))
-SH_NOT_IMPLEMENTED(hipLinkAddData, (hipLinkState_t, hipJitInputType, void*, size_t, const char*,
-                                    unsigned int, hipJitOption*, void**))
-SH_NOT_IMPLEMENTED(hipLinkAddFile, (hipLinkState_t, hipJitInputType, const char*, unsigned int,
-                                    hipJitOption*, void**))
-SH_NOT_IMPLEMENTED(hipLinkComplete, (hipLinkState_t, void**, size_t*))
-SH_NOT_IMPLEMENTED(hipLinkDestroy, (hipLinkState_t))
 
 // Texture references (deprecated in HIP)
 SH_NOT_IMPLEMENTED(hipTexRefSetAddressMode, (textureReference*, int, enum hipTextureAddressMode))

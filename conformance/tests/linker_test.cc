@@ -1,0 +1,344 @@
+// Rows: the JIT linker (cuLinkCreate, cuLinkAddData, cuLinkAddFile,
+// cuLinkComplete, cuLinkDestroy and the hipLink* twins). Relocatable PTX
+// from nvcc (conformance/ptx_corpus/link_*.cu, -rdc=true) links so that a
+// kernel of one input uses a variable another defines; the image
+// cuLinkComplete writes loads with cuModuleLoadData and its kernels run.
+// Bad inputs give CUDA's codes and lose nothing: the state takes the next
+// input and completes.
+#include <cuda.h>
+#include <hip/hip_runtime_api.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "conformance_kernels.h"
+#include "conformance_util.h"
+#include "ptx_corpus.h"
+
+namespace streamhal::conformance {
+namespace {
+
+using LinkerConformance = ContextTest;
+
+// PTX text as cuLinkAddData takes it: the bytes with their NUL.
+void AddPtx(CUlinkState state, const char* ptx, const char* name,
+            CUresult expected = CUDA_SUCCESS) {
+  EXPECT_CU(expected, cuLinkAddData(state, CU_JIT_INPUT_PTX, const_cast<char*>(ptx),
+                                    std::strlen(ptx) + 1, name, 0, nullptr, nullptr));
+}
+
+CUfunction Function(CUmodule module, const char* name) {
+  CUfunction f = nullptr;
+  EXPECT_CU(CUDA_SUCCESS, cuModuleGetFunction(&f, module, name));
+  return f;
+}
+
+void LaunchAndWait(CUfunction f, unsigned n, void** params) {
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLaunchKernel(f, (n + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+}
+
+TEST_F(LinkerConformance, PtxInputsShareTheVariableOneDefinesAndTheOtherDeclares) {
+  char info_log[1024] = {};
+  char error_log[1024] = {};
+  void* const kUnwritten = reinterpret_cast<void*>(~uintptr_t{0});
+  CUjit_option options[] = {CU_JIT_WALL_TIME,
+                            CU_JIT_INFO_LOG_BUFFER,
+                            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_LOG_VERBOSE};
+  // CUDA keeps these arrays for the state's life and writes back into them.
+  void* values[] = {kUnwritten,
+                    info_log,
+                    reinterpret_cast<void*>(sizeof(info_log)),
+                    error_log,
+                    reinterpret_cast<void*>(sizeof(error_log)),
+                    reinterpret_cast<void*>(1)};
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(6, options, values, &state));
+  ASSERT_NE(state, nullptr);
+  AddPtx(state, PtxLinkOffset(), "link_offset.ptx");
+  AddPtx(state, PtxLinkScale(), "link_scale.ptx");
+  void* image = nullptr;
+  size_t size = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, &size));
+  ASSERT_NE(image, nullptr);
+  EXPECT_GT(size, 0u);
+  EXPECT_NE(values[0], kUnwritten);  // the wall time, a float in the slot
+  EXPECT_NE(std::strstr(info_log, "2 PTX"), nullptr) << info_log;
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(values[2]), std::strlen(info_log) + 1);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(values[4]), 1u);  // an empty error log: the NUL
+
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, image));
+  // The module holds its own copy: the state may go.
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+  CUdeviceptr factor = 0;
+  size_t factor_bytes = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetGlobal(&factor, &factor_bytes, module, "link_factor"));
+  EXPECT_EQ(factor_bytes, 4u);
+  int value = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&value, factor, sizeof(value)));
+  EXPECT_EQ(value, 3);  // link_scale's initialiser
+
+  int n = 1000;
+  std::vector<int> data(n);
+  for (int i = 0; i < n; ++i) data[i] = i;
+  CUdeviceptr d = CudaUpload(data);
+  void* params[] = {&n, &d};
+  LaunchAndWait(Function(module, "link_offset"), n, params);  // += 100 * 3, read through the extern
+  LaunchAndWait(Function(module, "link_scale"), n, params);   // *= 3
+  int new_factor = 7;
+  void* set_params[] = {&new_factor};
+  LaunchAndWait(Function(module, "link_set_factor"), 1, set_params);  // written through the extern
+  LaunchAndWait(Function(module, "link_scale"), n, params);  // *= 7, read where it was defined
+  const std::vector<int> out = CudaDownload<int>(d, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], (i + 300) * 3 * 7) << i;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&value, factor, sizeof(value)));
+  EXPECT_EQ(value, 7);
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(LinkerConformance, UnresolvedExternIsInvalidImageAndTheStateStillLinks) {
+  char error_log[512] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(2, options, values, &state));
+  AddPtx(state, PtxLinkOffset(), "offset");
+  void* image = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE, cuLinkComplete(state, &image, nullptr));
+  EXPECT_EQ(image, nullptr);
+  EXPECT_NE(std::strstr(error_log, "undefined reference to 'link_factor' in 'offset'"), nullptr)
+      << error_log;
+  // The definition arrives; the same state completes.
+  AddPtx(state, PtxLinkScale(), "scale");
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, image));
+  EXPECT_NE(Function(module, "link_offset"), nullptr);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+}
+
+TEST_F(LinkerConformance, MalformedPtxIsInvalidPtxWhenAddedWithTheInputInTheLog) {
+  char error_log[512] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+  constexpr char kBroken[] =
+      ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tmov.u32 %r1 "
+      "1;\n}\n";
+  EXPECT_CU(CUDA_ERROR_INVALID_PTX,
+            cuLinkAddData(state, CU_JIT_INPUT_PTX, const_cast<char*>(kBroken), sizeof(kBroken),
+                          "broken.ptx", 2, options, values));
+  EXPECT_NE(std::strstr(error_log, "broken.ptx: ptx line 6"), nullptr) << error_log;
+  // Nothing of the bad input stays: the good one links alone.
+  AddPtx(state, PtxVectorAdd(), "vector_add.ptx");
+  void* image = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, image));
+  ExpectCudaVectorAdd(Function(module, "vector_add"), 300);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+}
+
+TEST_F(LinkerConformance, CubinFatBinaryAndGlslInputsLinkBesidePtx) {
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+  std::vector<uint8_t> elf = ElfImage({CompileToSpirv(kScaleOffsetGlsl, "scale_offset")});
+  ASSERT_CU(CUDA_SUCCESS, cuLinkAddData(state, CU_JIT_INPUT_CUBIN, elf.data(), elf.size(),
+                                        "scale_offset.elf", 0, nullptr, nullptr));
+  std::vector<unsigned char> fatbin = FatbinVectorAdd();
+  ASSERT_CU(CUDA_SUCCESS, cuLinkAddData(state, CU_JIT_INPUT_FATBINARY, fatbin.data(), fatbin.size(),
+                                        "vector_add.fatbin", 0, nullptr, nullptr));
+  // GLSL source is the JIT-source input, as PTX is.
+  ASSERT_CU(CUDA_SUCCESS, cuLinkAddData(state, CU_JIT_INPUT_PTX, const_cast<char*>(kBlockIndexGlsl),
+                                        std::strlen(kBlockIndexGlsl) + 1, "block_index.comp", 0,
+                                        nullptr, nullptr));
+  AddPtx(state, PtxLinkScale(), "link_scale.ptx");
+  void* image = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, image));
+  unsigned count = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunctionCount(&count, module));
+  EXPECT_EQ(count, 4u);
+  ExpectCudaVectorAdd(Function(module, "vector_add"), 500);
+  // scale_offset(float* data, float scale, float offset, uint n).
+  unsigned n = 256;
+  const std::vector<float> in = Iota(n);
+  CUdeviceptr d = CudaUpload(in);
+  float scale = 2.0f, offset = 0.5f;
+  void* params[] = {&d, &scale, &offset, &n};
+  LaunchAndWait(Function(module, "scale_offset"), n, params);
+  const std::vector<float> out = CudaDownload<float>(d, n);
+  for (unsigned i = 0; i < n; ++i) ASSERT_EQ(out[i], in[i] * 2.0f + 0.5f) << i;
+  // block_index(uint* out): out[b] = b + 1.
+  CUdeviceptr blocks = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&blocks, 8 * sizeof(uint32_t)));
+  void* block_params[] = {&blocks};
+  ASSERT_CU(CUDA_SUCCESS, cuLaunchKernel(Function(module, "block_index"), 8, 1, 1, 32, 1, 1, 0,
+                                         nullptr, block_params, nullptr));
+  const std::vector<uint32_t> indices = CudaDownload<uint32_t>(blocks, 8);
+  for (uint32_t b = 0; b < 8; ++b) EXPECT_EQ(indices[b], b + 1) << b;
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(blocks));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+}
+
+TEST_F(LinkerConformance, AKernelTwoInputsDefineIsInvalidImage) {
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+  AddPtx(state, PtxVectorAdd(), "a.ptx");
+  AddPtx(state, PtxVectorAdd(), "b.ptx");
+  void* image = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE, cuLinkComplete(state, &image, nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+  // The same name from a compiled input and from PTX.
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLinkAddData(state, CU_JIT_INPUT_PTX, const_cast<char*>(kVectorAddGlsl),
+                          std::strlen(kVectorAddGlsl) + 1, "vector_add.comp", 0, nullptr, nullptr));
+  AddPtx(state, PtxVectorAdd(), "vector_add.ptx");
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE, cuLinkComplete(state, &image, nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+}
+
+TEST_F(LinkerConformance, AddFileReadsInputsFromFiles) {
+  const std::string scale = WriteTempFile("link_scale.ptx", std::string(PtxLinkScale()));
+  const std::string offset = WriteTempFile("link_offset.ptx", std::string(PtxLinkOffset()));
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLinkAddFile(state, CU_JIT_INPUT_PTX, scale.c_str(), 0, nullptr, nullptr));
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLinkAddFile(state, CU_JIT_INPUT_PTX, offset.c_str(), 0, nullptr, nullptr));
+  EXPECT_CU(
+      CUDA_ERROR_FILE_NOT_FOUND,
+      cuLinkAddFile(state, CU_JIT_INPUT_PTX, (scale + ".missing").c_str(), 0, nullptr, nullptr));
+  void* image = nullptr;
+  size_t size = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, &size));
+  // The image is a file too: written out, cuModuleLoad takes it.
+  const std::string path = WriteTempFile(
+      "linked.cubin",
+      std::vector<uint8_t>(static_cast<uint8_t*>(image), static_cast<uint8_t*>(image) + size));
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoad(&module, path.c_str()));
+  EXPECT_NE(Function(module, "link_offset"), nullptr);
+  EXPECT_NE(Function(module, "link_scale"), nullptr);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+}
+
+TEST_F(LinkerConformance, BadArgumentsAreRejectedAndChangeNothing) {
+  CUlinkState state = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuLinkCreate(0, nullptr, nullptr, nullptr));
+  CUjit_option bad_option[] = {static_cast<CUjit_option>(999)};
+  void* bad_value[] = {nullptr};
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuLinkCreate(1, bad_option, bad_value, &state));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuLinkCreate(1, nullptr, nullptr, &state));
+  EXPECT_EQ(state, nullptr);
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+
+  char ptx[] = "x";
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE,
+            cuLinkAddData(nullptr, CU_JIT_INPUT_PTX, ptx, 2, "x", 0, nullptr, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuLinkAddData(state, CU_JIT_INPUT_PTX, nullptr, 2, "x", 0, nullptr, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuLinkAddData(state, CU_JIT_INPUT_PTX, ptx, 0, "x", 0, nullptr, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuLinkAddData(state, static_cast<CUjitInputType>(42), ptx, 2,
+                                                    "x", 0, nullptr, nullptr));
+  // Data of another kind than the type says.
+  const char* vector_add = PtxVectorAdd();
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE,
+            cuLinkAddData(state, CU_JIT_INPUT_CUBIN, const_cast<char*>(vector_add),
+                          std::strlen(vector_add) + 1, "ptx-as-cubin", 0, nullptr, nullptr));
+  std::vector<uint8_t> elf = ElfImage({CompileToSpirv(kVectorAddGlsl, "vector_add")});
+  EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuLinkAddData(state, CU_JIT_INPUT_PTX, elf.data(), elf.size(),
+                                                  "elf-as-ptx", 0, nullptr, nullptr));
+  std::vector<uint8_t> garbage(64, 0xab);
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE,
+            cuLinkAddData(state, CU_JIT_INPUT_CUBIN, garbage.data(), garbage.size(), "garbage", 0,
+                          nullptr, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuLinkAddFile(state, CU_JIT_INPUT_PTX, nullptr, 0, nullptr, nullptr));
+  void* image = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuLinkComplete(state, nullptr, nullptr));
+  // Every input above was refused: there is nothing to link.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuLinkComplete(state, &image, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuLinkComplete(nullptr, &image, nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuLinkDestroy(state));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE,
+            cuLinkAddData(state, CU_JIT_INPUT_PTX, ptx, 2, "x", 0, nullptr, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuLinkComplete(state, &image, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuLinkDestroy(nullptr));
+  // CUDA: a link targets the current context's device.
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuLinkCreate(0, nullptr, nullptr, &state));
+}
+
+// Host objects and archives that carry device code, and NVVM IR, have no
+// Vulkan path: their PTX or fat binaries link instead.
+TEST_F(LinkerConformance, HostObjectsLibrariesAndNvvmAreNotSupported) {
+  ProvesLimitation();
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+  const std::string object = WriteTempFile("object.o", std::string("not read"));
+  char bytes[] = "x";
+  for (CUjitInputType type : {CU_JIT_INPUT_OBJECT, CU_JIT_INPUT_LIBRARY, CU_JIT_INPUT_NVVM}) {
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
+              cuLinkAddData(state, type, bytes, sizeof(bytes), "x", 0, nullptr, nullptr));
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
+              cuLinkAddFile(state, type, object.c_str(), 0, nullptr, nullptr));
+  }
+  // The state is unharmed.
+  AddPtx(state, PtxVectorAdd(), "vector_add.ptx");
+  void* image = nullptr;
+  EXPECT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+}
+
+TEST_F(LinkerConformance, HipLinksThroughTheSameLinker) {
+  hipLinkState_t state = nullptr;
+  ASSERT_HIP(hipSuccess, hipLinkCreate(0, nullptr, nullptr, &state));
+  const char* ptx = PtxVectorAdd();
+  ASSERT_HIP(hipSuccess,
+             hipLinkAddData(state, hipJitInputPtx, const_cast<char*>(ptx), std::strlen(ptx) + 1,
+                            "vector_add.ptx", 0, nullptr, nullptr));
+  std::vector<uint8_t> spirv = SpirvBytes(CompileToSpirv(kScaleOffsetGlsl, "scale_offset"));
+  ASSERT_HIP(hipSuccess, hipLinkAddData(state, hipJitInputSpirv, spirv.data(), spirv.size(),
+                                        "scale_offset.spv", 0, nullptr, nullptr));
+  EXPECT_HIP(hipErrorNotSupported, hipLinkAddData(state, hipJitInputLLVMBitcode, spirv.data(),
+                                                  spirv.size(), "bitcode", 0, nullptr, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipLinkAddData(state, static_cast<hipJitInputType>(77), spirv.data(), spirv.size(),
+                            "unknown", 0, nullptr, nullptr));
+  void* image = nullptr;
+  size_t size = 0;
+  ASSERT_HIP(hipSuccess, hipLinkComplete(state, &image, &size));
+  hipModule_t module = nullptr;
+  ASSERT_HIP(hipSuccess, hipModuleLoadData(&module, image));
+  hipFunction_t f = nullptr;
+  ASSERT_HIP(hipSuccess, hipModuleGetFunction(&f, module, "vector_add"));
+  ExpectHipVectorAdd(f, 400);
+  ASSERT_HIP(hipSuccess, hipModuleGetFunction(&f, module, "scale_offset"));
+  EXPECT_HIP(hipSuccess, hipModuleUnload(module));
+  EXPECT_HIP(hipSuccess, hipLinkDestroy(state));
+  EXPECT_HIP(hipErrorInvalidHandle, hipLinkDestroy(state));
+  EXPECT_HIP(hipErrorInvalidValue, hipLinkCreate(0, nullptr, nullptr, nullptr));
+}
+
+}  // namespace
+}  // namespace streamhal::conformance
