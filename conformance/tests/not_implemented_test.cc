@@ -75,9 +75,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuModuleGetTexRef, nullptr, nullptr, nullptr)
 // Inter-process communication.
 SH_CUDA_NOT_IMPLEMENTED(cuIpcGetEventHandle, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuIpcOpenEventHandle, nullptr, CUipcEventHandle{})
-SH_CUDA_NOT_IMPLEMENTED(cuIpcGetMemHandle, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuIpcOpenMemHandle, nullptr, CUipcMemHandle{}, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuIpcCloseMemHandle, 0)
 
 // Arrays and texture references.
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetArray, nullptr, nullptr, 0)

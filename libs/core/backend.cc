@@ -1,5 +1,7 @@
 #include "core/backend.h"
 
+#include <unistd.h>
+
 #include "core/status.h"
 
 namespace streamhal {
@@ -19,6 +21,16 @@ absl::StatusOr<std::unique_ptr<BackendAllocation>> BackendDevice::Allocate(uint6
 absl::StatusOr<std::unique_ptr<BackendAllocation>> BackendDevice::RegisterHostMemory(void*,
                                                                                      uint64_t) {
   return Unsupported("host memory registration", properties());
+}
+
+absl::StatusOr<BackendDevice::ExportedMemory> BackendDevice::ExportMemory(BackendAllocation*) {
+  return Unsupported("exporting memory to other processes", properties());
+}
+
+absl::StatusOr<std::unique_ptr<BackendAllocation>> BackendDevice::ImportMemory(
+    const ExportedMemory& exported, uint64_t) {
+  if (exported.fd >= 0) close(exported.fd);
+  return Unsupported("importing memory of other processes", properties());
 }
 
 absl::Status BackendDevice::EnablePeerAccess(BackendDevice*) {

@@ -416,6 +416,22 @@ class BackendDevice {
   virtual absl::StatusOr<std::unique_ptr<BackendAllocation>> RegisterHostMemory(void* pointer,
                                                                                 uint64_t size);
 
+  // Inter-process memory (cuIpcGetMemHandle / cuIpcOpenMemHandle). Export
+  // gives a new file descriptor (the caller owns it) for the memory that
+  // holds `allocation`, and where the allocation lies in it; Import, in
+  // another process, maps `size` bytes at `exported.offset` of that memory,
+  // and owns `exported.fd` from the call on, whatever the result. Defaults:
+  // kNotSupported.
+  struct ExportedMemory {
+    int fd = -1;
+    uint64_t memory_size = 0;  // of the whole exported memory object
+    uint64_t offset = 0;       // of the allocation in it
+    uint32_t memory_type = 0;  // backend-specific, checked on import
+  };
+  virtual absl::StatusOr<ExportedMemory> ExportMemory(BackendAllocation* allocation);
+  virtual absl::StatusOr<std::unique_ptr<BackendAllocation>> ImportMemory(
+      const ExportedMemory& exported, uint64_t size);
+
   // Peer access (cuCtxEnablePeerAccess). CanAccessPeer: whether this
   // device's kernels and copies can reach `peer`'s memory at the addresses
   // `peer` hands out, once EnablePeerAccess has succeeded. EnablePeerAccess

@@ -318,7 +318,7 @@ Allocation* FindDeviceAllocationAt(uint64_t dptr) {
   Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
   if (allocation == nullptr || allocation->kind != AllocationKind::kDevice ||
       allocation->device_address() != dptr || allocation->virtual_mapping ||
-      allocation->graph_memory) {
+      allocation->graph_memory || allocation->ipc_import) {
     return nullptr;
   }
   return allocation;
@@ -368,6 +368,10 @@ absl::Status MemFree(uint64_t dptr, bool allow_null) {
       allocation->graph_memory) {
     return Error(ErrorCode::kInvalidValue, "cuMemFree: 0x", absl::Hex(dptr),
                  " is not the start of a live device allocation");
+  }
+  if (allocation->ipc_import) {
+    return Error(ErrorCode::kInvalidValue, "cuMemFree: 0x", absl::Hex(dptr),
+                 " is another process's memory: close it with cuIpcCloseMemHandle");
   }
   // A stream-ordered block goes back to its pool without synchronising.
   if (allocation->pool != nullptr) return MemPoolFreeNow(allocation);

@@ -65,6 +65,14 @@ struct Allocation {
   // The memory of a graph's allocation node (core/graph_memory.h): freed
   // with the graph, never by cuMemFree or cuMemFreeAsync.
   bool graph_memory = false;
+  // Memory of another process (cuIpcOpenMemHandle, core/ipc.h): freed by
+  // cuIpcCloseMemHandle, never by cuMemFree.
+  bool ipc_import = false;
+  // IPC bookkeeping (core/ipc.cc), or null: an exported allocation's slot in
+  // the process's IPC table, an imported one's entry among the opened
+  // handles. Dropping it withdraws the export (a handle of freed memory no
+  // longer opens) or forgets the import.
+  std::shared_ptr<void> ipc_entry;
   // CU_POINTER_ATTRIBUTE_BUFFER_ID.
   const uint64_t buffer_id = NextBufferId();
   // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS (cuPointerSetAttribute).

@@ -100,16 +100,28 @@ void HostRangeReservation::Release() {
 
 absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryBlock::Create(VkDevice device,
                                                                  const BlockOptions& options) {
+  // An imported descriptor belongs to the block from here on: closed below
+  // unless Vulkan takes it.
+  int import_fd = options.import_fd;
+  struct FdCloser {
+    int* fd;
+    ~FdCloser() {
+      if (*fd >= 0) close(*fd);
+    }
+  } fd_closer{&import_fd};
   std::unique_ptr<MemoryBlock> block(new MemoryBlock(device));
   block->size_ = options.size;
   block->memory_type_ = options.memory_type;
-  block->imported_ = options.import_pointer != nullptr;
+  block->imported_ = options.import_pointer != nullptr || options.import_fd >= 0;
+  block->exportable_ = options.exportable;
+  const bool opaque_fd = options.exportable || options.import_fd >= 0;
 
   VkExternalMemoryBufferCreateInfo external_buffer = {
       VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
-  external_buffer.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  external_buffer.handleTypes = opaque_fd ? VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT
+                                          : VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
   VkBufferCreateInfo buffer_info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  buffer_info.pNext = options.import_pointer != nullptr ? &external_buffer : nullptr;
+  buffer_info.pNext = options.import_pointer != nullptr || opaque_fd ? &external_buffer : nullptr;
   buffer_info.size = options.size;
   buffer_info.usage = kBlockBufferUsage;
   buffer_info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
@@ -130,19 +142,36 @@ absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryBlock::Create(VkDevice device
   import_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
   import_info.pHostPointer = options.import_pointer;
   import_info.pNext = &flags_info;
+  VkExportMemoryAllocateInfo export_info = {VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+  export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  export_info.pNext = &flags_info;
+  VkImportMemoryFdInfoKHR import_fd_info = {VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR};
+  import_fd_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  import_fd_info.fd = import_fd;
+  import_fd_info.pNext = &flags_info;
   VkMemoryAllocateInfo allocate_info = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocate_info.pNext =
-      options.import_pointer != nullptr ? static_cast<const void*>(&import_info) : &flags_info;
-  // An import covers exactly the host range; an allocation what the buffer
-  // needs.
-  allocate_info.allocationSize =
-      options.import_pointer != nullptr ? options.size : requirements.size;
+  allocate_info.pNext = &flags_info;
+  if (options.import_pointer != nullptr) allocate_info.pNext = &import_info;
+  if (options.exportable) allocate_info.pNext = &export_info;
+  if (options.import_fd >= 0) allocate_info.pNext = &import_fd_info;
+  // An import covers exactly the host range, or the exporter's allocation;
+  // an allocation what the buffer needs.
+  allocate_info.allocationSize = options.import_pointer != nullptr || options.import_fd >= 0
+                                     ? options.size
+                                     : requirements.size;
+  if (allocate_info.allocationSize < requirements.size) {
+    return Error(ErrorCode::kInvalidValue, "imported memory of ", allocate_info.allocationSize,
+                 " bytes is smaller than its buffer needs (", requirements.size, ")");
+  }
+  block->allocation_size_ = allocate_info.allocationSize;
   allocate_info.memoryTypeIndex = options.memory_type;
   VkResult allocated = InjectedFault(FaultSite::kAllocateMemory);
   if (allocated == VK_SUCCESS) {
     allocated = vkAllocateMemory(device, &allocate_info, nullptr, &block->memory_);
   }
   SH_RETURN_IF_ERROR(VkError(allocated, "vkAllocateMemory"));
+  // Vulkan owns an imported descriptor once the import succeeded.
+  import_fd = -1;
   SH_RETURN_IF_ERROR(
       VkError(vkBindBufferMemory(device, block->buffer_, block->memory_, 0), "vkBindBufferMemory"));
   if (options.map) {
@@ -198,8 +227,12 @@ VulkanAllocation::~VulkanAllocation() {
 // --- MemoryPool ---
 
 MemoryPool::MemoryPool(MemoryAllocator* allocator, uint32_t memory_type, bool map,
-                       uint64_t block_size)
-    : allocator_(allocator), memory_type_(memory_type), map_(map), block_size_(block_size) {}
+                       uint64_t block_size, bool exportable)
+    : allocator_(allocator),
+      memory_type_(memory_type),
+      map_(map),
+      block_size_(block_size),
+      exportable_(exportable) {}
 
 MemoryPool::~MemoryPool() {
   MutexLock lock(&mutex_);
@@ -272,6 +305,7 @@ absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryPool::Allocate(uint64_t 
   options.size = block_size_;
   options.min_size = size;
   options.map = map_;
+  options.exportable = exportable_;
   SH_ASSIGN_OR_RETURN(std::unique_ptr<MemoryBlock> block, allocator_->CreateBlock(options));
   MutexLock lock(&mutex_);
   MemoryBlock* raw = block.get();
@@ -435,11 +469,16 @@ absl::StatusOr<std::unique_ptr<MemoryAllocator>> MemoryAllocator::Create(
   const bool map_device = (device_flags & kCoherentHost) == kCoherentHost;
   allocator->device_ =
       std::make_unique<MemoryPool>(allocator.get(), static_cast<uint32_t>(device_type), map_device,
-                                   std::min(config.device_block_size, config.max_allocation_size));
+                                   std::min(config.device_block_size, config.max_allocation_size),
+                                   config.exportable_device_memory);
   if (pinned_type >= 0) {
     allocator->pinned_ = std::make_unique<MemoryPool>(
         allocator.get(), static_cast<uint32_t>(pinned_type), /*map=*/true,
         std::min(config.pinned_block_size, config.max_allocation_size));
+  }
+  if (config.exportable_device_memory) {
+    allocator->get_memory_fd_ = reinterpret_cast<PFN_vkGetMemoryFdKHR>(
+        vkGetDeviceProcAddr(config.device, "vkGetMemoryFdKHR"));
   }
   if (config.external_memory_host) {
     allocator->get_host_pointer_properties_ =
@@ -607,8 +646,9 @@ absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryAllocator::CreateGuardedBlock
       Log(LogLevel::kInfo, "device range [0x", absl::Hex(block->address()), ", +", block->size(),
           ") overlaps host memory");
       rejected.push_back(std::move(block));
-      // An import always gets the same range: no point retrying.
-      if (options.import_pointer != nullptr) break;
+      // An import always gets the same range (and a descriptor is used up
+      // by the first try): no point retrying.
+      if (options.import_pointer != nullptr || options.import_fd >= 0) break;
       continue;
     }
     return block;
@@ -677,6 +717,7 @@ absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryAllocator::Allocate(uint
   options.memory_type = pool.memory_type();
   options.size = rounded;
   options.map = pool.mapped();
+  options.exportable = pool.exportable();
   SH_ASSIGN_OR_RETURN(std::unique_ptr<MemoryBlock> block, CreateBlock(options));
   std::unique_ptr<VulkanAllocation> allocation(new VulkanAllocation);
   allocation->allocator_ = this;
@@ -736,6 +777,63 @@ absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryAllocator::ImportHostMem
   allocation->device_address_ = block->address() + (address - begin);
   allocation->size_ = size;
   allocation->host_pointer_ = pointer;
+  allocation->dedicated_ = std::move(block);
+  return allocation;
+}
+
+absl::StatusOr<BackendDevice::ExportedMemory> MemoryAllocator::ExportMemory(
+    const VulkanAllocation& allocation) {
+  const MemoryBlock* block = allocation.block();
+  if (get_memory_fd_ == nullptr || block == nullptr || !block->exportable()) {
+    return Error(ErrorCode::kNotSupported,
+                 "this memory cannot be shared with another process (the device cannot export "
+                 "it as a file descriptor)");
+  }
+  VkMemoryGetFdInfoKHR info = {VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
+  info.memory = block->memory();
+  info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  int fd = -1;
+  SH_RETURN_IF_ERROR(VkError(get_memory_fd_(config_.device, &info, &fd), "vkGetMemoryFdKHR"));
+  BackendDevice::ExportedMemory exported;
+  exported.fd = fd;
+  exported.memory_size = block->allocation_size();
+  exported.offset = allocation.buffer_offset();
+  exported.memory_type = block->memory_type();
+  return exported;
+}
+
+absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryAllocator::ImportMemory(
+    const BackendDevice::ExportedMemory& exported, uint64_t size) {
+  BlockOptions options;
+  options.import_fd = exported.fd;  // the block owns it from here
+  if (get_memory_fd_ == nullptr) {
+    close(exported.fd);
+    return Error(ErrorCode::kNotSupported,
+                 "the device cannot import memory of another process (no opaque descriptors)");
+  }
+  if (exported.memory_type >= config_.memory_properties.memoryTypeCount ||
+      exported.memory_type != device_->memory_type() ||
+      exported.memory_size > config_.max_allocation_size ||
+      exported.offset > exported.memory_size || size > exported.memory_size - exported.offset ||
+      size == 0) {
+    close(exported.fd);
+    return Error(ErrorCode::kInvalidValue, "the exported memory (", exported.memory_size,
+                 " bytes of type ", exported.memory_type, ", ", size, " at offset ",
+                 exported.offset, ") does not fit this device");
+  }
+  options.memory_type = exported.memory_type;
+  options.size = exported.memory_size;
+  options.map = device_->mapped();
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<MemoryBlock> block, CreateGuardedBlock(options));
+  std::unique_ptr<VulkanAllocation> allocation(new VulkanAllocation);
+  allocation->allocator_ = this;
+  allocation->block_ = block.get();
+  allocation->offset_ = exported.offset;
+  allocation->reserved_ = size;
+  allocation->device_address_ = block->address() + exported.offset;
+  allocation->size_ = size;
+  allocation->host_pointer_ =
+      block->mapped() != nullptr ? block->mapped() + exported.offset : nullptr;
   allocation->dedicated_ = std::move(block);
   return allocation;
 }

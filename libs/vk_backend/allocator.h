@@ -95,6 +95,12 @@ struct BlockOptions {
   // VK_EXT_external_memory_host: import this host range (size bytes, both
   // aligned to minImportedHostPointerAlignment) instead of allocating.
   void* import_pointer = nullptr;
+  // VK_KHR_external_memory_fd: allocate memory that can be exported as an
+  // opaque file descriptor (cuIpcGetMemHandle) ...
+  bool exportable = false;
+  // ... or import such a descriptor (size: the exporter's allocation size).
+  // The block owns the descriptor from the call on, whatever the result.
+  int import_fd = -1;
 };
 
 // One VkDeviceMemory with one VkBuffer over all of it. Sub-allocation state
@@ -119,6 +125,10 @@ class MemoryBlock {
   uint64_t size() const { return size_; }
   uint32_t memory_type() const { return memory_type_; }
   AddressGuard guard() const { return guard_; }
+  // The VkDeviceMemory's allocationSize (at least size()); an importer must
+  // allocate exactly this many bytes.
+  uint64_t allocation_size() const { return allocation_size_; }
+  bool exportable() const { return exportable_; }
 
  private:
   friend class MemoryPool;
@@ -131,7 +141,9 @@ class MemoryBlock {
   VkDeviceAddress address_ = 0;
   uint8_t* mapped_ = nullptr;
   uint64_t size_ = 0;
+  uint64_t allocation_size_ = 0;
   uint32_t memory_type_ = 0;
+  bool exportable_ = false;
   AddressGuard guard_ = AddressGuard::kNone;
   HostRangeReservation reservation_;
   // Bytes counted in the allocator's heap usage (0 for imported host memory),
@@ -192,6 +204,11 @@ struct AllocatorConfig {
   // VK_EXT_external_memory_host is enabled; imports are aligned to this.
   bool external_memory_host = false;
   uint64_t min_imported_host_pointer_alignment = 0;
+  // VK_KHR_external_memory_fd is enabled and block buffers can be exported
+  // and imported as opaque file descriptors: device memory is allocated
+  // exportable, so any cuMemAlloc allocation can be shared with another
+  // process (cuIpcGetMemHandle).
+  bool exportable_device_memory = false;
   // VK_EXT_memory_budget is enabled on the device: blocks also keep within
   // the heap budgets of `physical_device`.
   bool memory_budget = false;
@@ -201,7 +218,8 @@ struct AllocatorConfig {
 // Sub-allocates one memory type. Thread-safe.
 class MemoryPool {
  public:
-  MemoryPool(MemoryAllocator* allocator, uint32_t memory_type, bool map, uint64_t block_size);
+  MemoryPool(MemoryAllocator* allocator, uint32_t memory_type, bool map, uint64_t block_size,
+             bool exportable = false);
   ~MemoryPool();
   MemoryPool(const MemoryPool&) = delete;
   MemoryPool& operator=(const MemoryPool&) = delete;
@@ -211,6 +229,7 @@ class MemoryPool {
   absl::StatusOr<std::unique_ptr<VulkanAllocation>> Allocate(uint64_t size, uint64_t requested);
   uint32_t memory_type() const { return memory_type_; }
   bool mapped() const { return map_; }
+  bool exportable() const { return exportable_; }
   uint64_t block_size() const { return block_size_; }
 
   struct Stats {
@@ -252,6 +271,7 @@ class MemoryPool {
   const uint32_t memory_type_;
   const bool map_;
   const uint64_t block_size_;
+  const bool exportable_;
 
   Mutex mutex_;
   // Best fit over every block: the smallest free range that holds a request.
@@ -279,6 +299,16 @@ class MemoryAllocator {
   // `pointer` and its device address the matching byte. kNotSupported
   // without the extension.
   absl::StatusOr<std::unique_ptr<VulkanAllocation>> ImportHostMemory(void* pointer, uint64_t size);
+
+  // cuIpcGetMemHandle: a new descriptor for the block that holds
+  // `allocation` (device memory only; kNotSupported when it was not
+  // allocated exportable).
+  absl::StatusOr<BackendDevice::ExportedMemory> ExportMemory(const VulkanAllocation& allocation);
+  // cuIpcOpenMemHandle: `size` bytes at `exported.offset` of the block
+  // another process exported. Takes exported.fd whatever the result. The
+  // block is not counted in the heap (the exporter's memory).
+  absl::StatusOr<std::unique_ptr<VulkanAllocation>> ImportMemory(
+      const BackendDevice::ExportedMemory& exported, uint64_t size);
 
   const AllocatorConfig& config() const { return config_; }
   uint64_t alignment() const { return config_.alignment; }
@@ -355,6 +385,7 @@ class MemoryAllocator {
   std::unique_ptr<MemoryPool> device_;
   std::unique_ptr<MemoryPool> pinned_;
   PFN_vkGetMemoryHostPointerPropertiesEXT get_host_pointer_properties_ = nullptr;
+  PFN_vkGetMemoryFdKHR get_memory_fd_ = nullptr;
 
   // Taken after a pool's mutex and before the importers' heap mutexes; never
   // two allocators' peer mutexes at once (imports are not mirrored).

@@ -382,6 +382,21 @@ absl::Status VulkanDevice::Probe() {
     }
   }
 
+  // cuIpcGetMemHandle shares device memory as an opaque descriptor: used
+  // only when block buffers can be both exported and imported that way.
+  if (HasExtension(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) {
+    VkPhysicalDeviceExternalBufferInfo buffer_info = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+    buffer_info.usage = kBlockBufferUsage;
+    buffer_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+    VkExternalBufferProperties external = {VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+    vkGetPhysicalDeviceExternalBufferProperties(physical_device_, &buffer_info, &external);
+    constexpr VkExternalMemoryFeatureFlags kBoth =
+        VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
+    f.external_memory_fd =
+        (external.externalMemoryProperties.externalMemoryFeatures & kBoth) == kBoth;
+  }
+
   const bool is_cpu = vk_properties_.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
   const uint32_t warp_size = chain.subgroup.subgroupSize;
   min_subgroup_size_ = warp_size;
@@ -647,6 +662,7 @@ absl::Status VulkanDevice::EnsureLogicalDevice() {
   config.max_allocation_size = allocator_limits().max_allocation_size;
   config.require_disjoint = properties_.unified_addressing;
   config.external_memory_host = features_.external_memory_host;
+  config.exportable_device_memory = features_.external_memory_fd;
   config.min_imported_host_pointer_alignment = min_imported_host_pointer_alignment_;
   config.memory_budget = features_.memory_budget;
   config.physical_device = physical_device_;
@@ -687,6 +703,7 @@ absl::Status VulkanDevice::CreateLogicalDevice() {
   if (layout.atomic_float_ext) extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   if (f.memory_budget) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   if (f.external_memory_host) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  if (f.external_memory_fd) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
   if (HasExtension(kPortabilitySubsetExtension)) extensions.push_back(kPortabilitySubsetExtension);
 
   // Everything starts VK_FALSE; only what features_ chose is turned on.
@@ -829,6 +846,24 @@ absl::StatusOr<std::unique_ptr<BackendAllocation>> VulkanDevice::RegisterHostMem
   SH_RETURN_IF_ERROR(EnsureLogicalDevice());
   SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanAllocation> allocation,
                       allocator_->ImportHostMemory(pointer, size));
+  return std::unique_ptr<BackendAllocation>(std::move(allocation));
+}
+
+absl::StatusOr<BackendDevice::ExportedMemory> VulkanDevice::ExportMemory(
+    BackendAllocation* allocation) {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  return allocator_->ExportMemory(*static_cast<VulkanAllocation*>(allocation));
+}
+
+absl::StatusOr<std::unique_ptr<BackendAllocation>> VulkanDevice::ImportMemory(
+    const ExportedMemory& exported, uint64_t size) {
+  absl::Status ready = EnsureLogicalDevice();
+  if (!ready.ok()) {
+    close(exported.fd);
+    return ready;
+  }
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanAllocation> allocation,
+                      allocator_->ImportMemory(exported, size));
   return std::unique_ptr<BackendAllocation>(std::move(allocation));
 }
 

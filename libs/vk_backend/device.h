@@ -67,6 +67,9 @@ struct DeviceFeatures {
   // VK_EXT_external_memory_host is enabled and block buffers can import host
   // allocations (cuMemHostRegister).
   bool external_memory_host = false;
+  // VK_KHR_external_memory_fd is enabled and block buffers can be exported
+  // and imported as opaque descriptors (cuIpcGetMemHandle).
+  bool external_memory_fd = false;
 };
 
 class VulkanDevice : public streamhal::BackendDevice {
@@ -104,6 +107,9 @@ class VulkanDevice : public streamhal::BackendDevice {
                                                               MemoryKind kind) override;
   absl::StatusOr<std::unique_ptr<BackendAllocation>> RegisterHostMemory(void* pointer,
                                                                         uint64_t size) override;
+  absl::StatusOr<ExportedMemory> ExportMemory(BackendAllocation* allocation) override;
+  absl::StatusOr<std::unique_ptr<BackendAllocation>> ImportMemory(const ExportedMemory& exported,
+                                                                  uint64_t size) override;
   // Peer access between devices presented from one physical device
   // (STREAMHAL_VK_DEVICES_PER_GPU): the peer's memory blocks are imported
   // here at their own device addresses (MemoryAllocator::AddPeer). Only

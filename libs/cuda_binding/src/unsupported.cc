@@ -45,9 +45,6 @@ SH_NOT_IMPLEMENTED(cuModuleGetTexRef, (CUtexref*, CUmodule, const char*))
 // Inter-process communication
 SH_NOT_IMPLEMENTED(cuIpcGetEventHandle, (CUipcEventHandle*, CUevent))
 SH_NOT_IMPLEMENTED(cuIpcOpenEventHandle, (CUevent*, CUipcEventHandle))
-SH_NOT_IMPLEMENTED(cuIpcGetMemHandle, (CUipcMemHandle*, CUdeviceptr))
-SH_NOT_IMPLEMENTED(cuIpcOpenMemHandle, (CUdeviceptr*, CUipcMemHandle, unsigned int))
-SH_NOT_IMPLEMENTED(cuIpcCloseMemHandle, (CUdeviceptr))
 
 // Arrays and texture references
 SH_NOT_IMPLEMENTED(cuTexRefSetArray, (CUtexref, CUarray, unsigned int))

@@ -1,0 +1,240 @@
+// Rows: IPC memory (cuIpcGetMemHandle, cuIpcOpenMemHandle,
+// cuIpcCloseMemHandle). A second process, the conformance program started
+// as a child (conformance_util.h), opens what this one exported: it reads
+// the data this process wrote, writes with its own kernel what this process
+// then reads, opens the handle twice (one pointer, counted) and closes it.
+// Handles of freed memory, of exited processes and forged ones do not open
+// and leave no descriptor behind.
+#include <cuda.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "conformance_kernels.h"
+#include "conformance_util.h"
+#include "core/diagnostics.h"
+
+namespace streamhal::conformance {
+namespace {
+
+std::string ToHex(const CUipcMemHandle& handle) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (char c : handle.reserved) {
+    const auto byte = static_cast<unsigned char>(c);
+    hex += kDigits[byte >> 4];
+    hex += kDigits[byte & 15];
+  }
+  return hex;
+}
+
+bool FromHex(const std::string& hex, CUipcMemHandle* handle) {
+  if (hex.size() != 2 * sizeof(handle->reserved)) return false;
+  for (size_t i = 0; i < sizeof(handle->reserved); ++i) {
+    handle->reserved[i] = static_cast<char>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  }
+  return true;
+}
+
+// Open descriptors of this process.
+int OpenDescriptorCount() {
+  int count = 0;
+  if (DIR* dir = opendir("/proc/self/fd")) {
+    while (readdir(dir) != nullptr) ++count;
+    closedir(dir);
+  }
+  return count;
+}
+
+// Sets every element of `data` to data * scale + offset with the
+// scale_offset kernel of a module loaded in the current context.
+bool ScaleOffset(CUfunction scale, CUdeviceptr data, uint32_t n, float factor, float offset) {
+  void* params[] = {&data, &factor, &offset, &n};
+  return cuLaunchKernel(scale, (n + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr) ==
+             CUDA_SUCCESS &&
+         cuCtxSynchronize() == CUDA_SUCCESS;
+}
+
+// The child that opens exported memory: argv = {hex handle, n}. It expects
+// n floats of 3, writes 7 over them (x * 2 + 1) and closes the handle.
+int OpeningChild(int argc, char** argv) {
+  CUipcMemHandle handle;
+  if (argc != 2 || !FromHex(argv[0], &handle)) return 2;
+  const uint32_t n = static_cast<uint32_t>(std::atoi(argv[1]));
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUmodule module = nullptr;
+  CUfunction scale = nullptr;
+  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
+      cuCtxCreate(&context, 0, device) != CUDA_SUCCESS ||
+      cuModuleLoadData(&module, kScaleOffsetGlsl) != CUDA_SUCCESS ||
+      cuModuleGetFunction(&scale, module, "scale_offset") != CUDA_SUCCESS) {
+    return 3;
+  }
+  CUdeviceptr data = 0, again = 0;
+  // CUDA: the one flag there is must be given.
+  if (cuIpcOpenMemHandle(&data, handle, 0) != CUDA_ERROR_INVALID_VALUE || data != 0) return 4;
+  if (cuIpcOpenMemHandle(&data, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != CUDA_SUCCESS) {
+    return 5;
+  }
+  // Opened again by the same context: the same pointer, counted.
+  if (cuIpcOpenMemHandle(&again, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != CUDA_SUCCESS ||
+      again != data) {
+    return 6;
+  }
+  std::vector<float> seen(n);
+  if (cuMemcpyDtoH(seen.data(), data, n * sizeof(float)) != CUDA_SUCCESS) return 7;
+  for (float value : seen) {
+    if (value != 3.0f) return 8;
+  }
+  // Memory of another process is not cuMemFree's to free.
+  if (cuMemFree(data) != CUDA_ERROR_INVALID_VALUE) return 9;
+  if (!ScaleOffset(scale, data, n, 2.0f, 1.0f)) return 10;
+  // Two opens, two closes; a third is an error.
+  if (cuIpcCloseMemHandle(data) != CUDA_SUCCESS) return 11;
+  if (cuMemcpyDtoH(seen.data(), data, sizeof(float)) != CUDA_SUCCESS) return 12;  // still open
+  if (cuIpcCloseMemHandle(data) != CUDA_SUCCESS) return 13;
+  if (cuIpcCloseMemHandle(data) != CUDA_ERROR_INVALID_VALUE) return 14;
+  if (cuMemcpyDtoH(seen.data(), data, sizeof(float)) != CUDA_ERROR_INVALID_VALUE) return 15;
+  if (cuModuleUnload(module) != CUDA_SUCCESS || cuCtxDestroy(context) != CUDA_SUCCESS) return 16;
+  return ValidationMessageCount() == 0 ? 0 : 17;
+}
+const ChildRegistration kOpeningChild("ipc-mem-open", OpeningChild);
+
+// The child that must fail to open: argv = {hex handle}. Expects
+// CUDA_ERROR_INVALID_HANDLE, no pointer, and no descriptor left open.
+int RefusingChild(int argc, char** argv) {
+  CUipcMemHandle handle;
+  if (argc != 1 || !FromHex(argv[0], &handle)) return 2;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
+      cuCtxCreate(&context, 0, device) != CUDA_SUCCESS) {
+    return 3;
+  }
+  const int descriptors = OpenDescriptorCount();
+  CUdeviceptr data = 0;
+  const CUresult result = cuIpcOpenMemHandle(&data, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+  if (result != CUDA_ERROR_INVALID_HANDLE) return 4;
+  if (data != 0) return 5;
+  if (OpenDescriptorCount() != descriptors) return 6;
+  if (cuCtxDestroy(context) != CUDA_SUCCESS) return 7;
+  return ValidationMessageCount() == 0 ? 0 : 8;
+}
+const ChildRegistration kRefusingChild("ipc-mem-refuse", RefusingChild);
+
+class IpcConformance : public ContextTest {
+ protected:
+  void SetUp() override {
+    ContextTest::SetUp();
+    if (HasFatalFailure()) return;
+    scale_ = LoadCudaKernel(kScaleOffsetGlsl, "scale_offset", &module_);
+  }
+  void TearDown() override {
+    if (module_ != nullptr) {
+      EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module_));
+    }
+    ContextTest::TearDown();
+  }
+
+  CUmodule module_ = nullptr;
+  CUfunction scale_ = nullptr;
+};
+
+TEST_F(IpcConformance, AnotherProcessReadsAndWritesExportedMemory) {
+  constexpr uint32_t kN = 1 << 16;
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&data, kN * sizeof(float)));
+  ASSERT_TRUE(ScaleOffset(scale_, data, kN, 0.0f, 3.0f));
+  CUipcMemHandle handle{}, same{};
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetMemHandle(&handle, data));
+  // The handle of an allocation is the same each time.
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetMemHandle(&same, data));
+  EXPECT_EQ(std::memcmp(&handle, &same, sizeof(handle)), 0);
+  EXPECT_EQ(SpawnChild("ipc-mem-open", {ToHex(handle), std::to_string(kN)}, {},
+                       /*timeout_s=*/120),
+            0);
+  std::vector<float> back(kN);
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(back.data(), data, kN * sizeof(float)));
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(back[i], 7.0f) << i;
+  // The exporting process uses the pointer itself.
+  CUdeviceptr opened = 0;
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT,
+            cuIpcOpenMemHandle(&opened, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+  EXPECT_EQ(opened, 0u);
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(data));
+}
+
+TEST_F(IpcConformance, FreedExitedAndForgedHandlesDoNotOpen) {
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&data, 4096));
+  CUipcMemHandle handle{};
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetMemHandle(&handle, data));
+  // Garbage bytes.
+  CUipcMemHandle forged{};
+  std::memset(forged.reserved, 0x5a, sizeof(forged.reserved));
+  EXPECT_EQ(SpawnChild("ipc-mem-refuse", {ToHex(forged)}, {}, 120), 0);
+  // A real handle with another process id (none lives there), and with a
+  // descriptor that is not the exporter's table.
+  CUipcMemHandle other_pid = handle;
+  const uint32_t no_process = 0x3ffffff0;
+  std::memcpy(other_pid.reserved + 4, &no_process, sizeof(no_process));
+  EXPECT_EQ(SpawnChild("ipc-mem-refuse", {ToHex(other_pid)}, {}, 120), 0);
+  CUipcMemHandle other_fd = handle;
+  const int32_t stdin_fd = 0;
+  std::memcpy(other_fd.reserved + 16, &stdin_fd, sizeof(stdin_fd));
+  EXPECT_EQ(SpawnChild("ipc-mem-refuse", {ToHex(other_fd)}, {}, 120), 0);
+  // Freed by the exporter: the handle no longer opens.
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(data));
+  EXPECT_EQ(SpawnChild("ipc-mem-refuse", {ToHex(handle)}, {}, 120), 0);
+  // A new allocation, perhaps at the same address, has a handle of its own.
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&data, 4096));
+  CUipcMemHandle fresh{};
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetMemHandle(&fresh, data));
+  EXPECT_NE(std::memcmp(&handle, &fresh, sizeof(handle)), 0);
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(data));
+}
+
+TEST_F(IpcConformance, BadArgumentsAreRejected) {
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&data, 4096));
+  CUipcMemHandle handle{};
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(nullptr, data));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&handle, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&handle, data + 256));  // not the start
+  void* host = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocHost(&host, 4096));
+  EXPECT_CU(
+      CUDA_ERROR_INVALID_VALUE,
+      cuIpcGetMemHandle(&handle, static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(host))));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeHost(host));
+  // Stream-ordered memory is shared through its pool, not cuIpcGetMemHandle.
+  CUdeviceptr pooled = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&pooled, 4096, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&handle, pooled));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(pooled, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetMemHandle(&handle, data));
+  // Only what cuIpcOpenMemHandle returned is closed.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcCloseMemHandle(data));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcCloseMemHandle(0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuIpcOpenMemHandle(nullptr, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(data));
+  // Both need a current context.
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(nullptr));
+  CUdeviceptr opened = 0;
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT,
+            cuIpcOpenMemHandle(&opened, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuIpcGetMemHandle(&handle, data));
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuIpcCloseMemHandle(data));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPushCurrent(context()));
+}
+
+}  // namespace
+}  // namespace streamhal::conformance
