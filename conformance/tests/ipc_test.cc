@@ -9,10 +9,13 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "conformance_kernels.h"
@@ -22,7 +25,8 @@
 namespace streamhal::conformance {
 namespace {
 
-std::string ToHex(const CUipcMemHandle& handle) {
+template <typename Handle>
+std::string ToHex(const Handle& handle) {
   static const char kDigits[] = "0123456789abcdef";
   std::string hex;
   for (char c : handle.reserved) {
@@ -33,7 +37,8 @@ std::string ToHex(const CUipcMemHandle& handle) {
   return hex;
 }
 
-bool FromHex(const std::string& hex, CUipcMemHandle* handle) {
+template <typename Handle>
+bool FromHex(const std::string& hex, Handle* handle) {
   if (hex.size() != 2 * sizeof(handle->reserved)) return false;
   for (size_t i = 0; i < sizeof(handle->reserved); ++i) {
     handle->reserved[i] = static_cast<char>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
@@ -128,6 +133,80 @@ int RefusingChild(int argc, char** argv) {
 }
 const ChildRegistration kRefusingChild("ipc-mem-refuse", RefusingChild);
 
+// The child that waits on this process's event: argv = {data, flag, event
+// handles, n}. The parent's record of the event is held back (its stream
+// waits on a host word) until this child sets `flag`; the child sees the
+// event pending, queues a copy of `data` behind it, signals, waits, and
+// must read the parent's 5s. Then it writes 9s (x + 4), records the event
+// itself and waits for its own record.
+int EventChild(int argc, char** argv) {
+  CUipcMemHandle data_handle, flag_handle;
+  CUipcEventHandle event_handle;
+  if (argc != 4 || !FromHex(argv[0], &data_handle) || !FromHex(argv[1], &flag_handle) ||
+      !FromHex(argv[2], &event_handle)) {
+    return 2;
+  }
+  const uint32_t n = static_cast<uint32_t>(std::atoi(argv[3]));
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUmodule module = nullptr;
+  CUfunction scale = nullptr;
+  CUstream stream = nullptr;
+  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
+      cuCtxCreate(&context, 0, device) != CUDA_SUCCESS ||
+      cuModuleLoadData(&module, kScaleOffsetGlsl) != CUDA_SUCCESS ||
+      cuModuleGetFunction(&scale, module, "scale_offset") != CUDA_SUCCESS ||
+      cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) {
+    return 3;
+  }
+  CUdeviceptr data = 0, flag = 0;
+  CUevent event = nullptr;
+  if (cuIpcOpenMemHandle(&data, data_handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != CUDA_SUCCESS ||
+      cuIpcOpenMemHandle(&flag, flag_handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != CUDA_SUCCESS ||
+      cuIpcOpenEventHandle(&event, event_handle) != CUDA_SUCCESS) {
+    return 4;
+  }
+  // The parent's record is still held back.
+  if (cuEventQuery(event) != CUDA_ERROR_NOT_READY) return 5;
+  // Only the exporter hands out the event's handle.
+  CUipcEventHandle again;
+  if (cuIpcGetEventHandle(&again, event) != CUDA_ERROR_INVALID_VALUE) return 6;
+  // Pinned, so the copy is queued (a copy to pageable memory completes
+  // before it returns, CUDA says, which would wait for the parent here).
+  float* seen = nullptr;
+  if (cuMemAllocHost(reinterpret_cast<void**>(&seen), n * sizeof(float)) != CUDA_SUCCESS) return 7;
+  for (uint32_t i = 0; i < n; ++i) seen[i] = -1.0f;
+  if (cuStreamWaitEvent(stream, event, 0) != CUDA_SUCCESS ||
+      cuMemcpyDtoHAsync(seen, data, n * sizeof(float), stream) != CUDA_SUCCESS) {
+    return 7;
+  }
+  if (cuMemsetD32(flag, 1, 1) != CUDA_SUCCESS) return 8;  // the parent may go on
+  if (cuEventSynchronize(event) != CUDA_SUCCESS || cuEventQuery(event) != CUDA_SUCCESS ||
+      cuStreamSynchronize(stream) != CUDA_SUCCESS) {
+    return 9;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (seen[i] != 5.0f) return 10;
+  }
+  if (cuMemFreeHost(seen) != CUDA_SUCCESS) return 10;
+  // This process records the shared event; the parent waits for it.
+  float factor = 1.0f, offset = 4.0f;
+  uint32_t count = n;
+  void* params[] = {&data, &factor, &offset, &count};
+  if (cuLaunchKernel(scale, (n + 63) / 64, 1, 1, 64, 1, 1, 0, stream, params, nullptr) !=
+          CUDA_SUCCESS ||
+      cuEventRecord(event, stream) != CUDA_SUCCESS || cuEventSynchronize(event) != CUDA_SUCCESS) {
+    return 11;
+  }
+  if (cuIpcCloseMemHandle(data) != CUDA_SUCCESS || cuIpcCloseMemHandle(flag) != CUDA_SUCCESS ||
+      cuEventDestroy(event) != CUDA_SUCCESS || cuStreamDestroy(stream) != CUDA_SUCCESS ||
+      cuModuleUnload(module) != CUDA_SUCCESS || cuCtxDestroy(context) != CUDA_SUCCESS) {
+    return 12;
+  }
+  return ValidationMessageCount() == 0 ? 0 : 13;
+}
+const ChildRegistration kEventChild("ipc-event", EventChild);
+
 class IpcConformance : public ContextTest {
  protected:
   void SetUp() override {
@@ -198,6 +277,104 @@ TEST_F(IpcConformance, FreedExitedAndForgedHandlesDoNotOpen) {
   ASSERT_CU(CUDA_SUCCESS, cuIpcGetMemHandle(&fresh, data));
   EXPECT_NE(std::memcmp(&handle, &fresh, sizeof(handle)), 0);
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(data));
+}
+
+TEST_F(IpcConformance, AnEventIsWaitedForAndRecordedAcrossProcesses) {
+  constexpr uint32_t kN = 4096;
+  CUevent event = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&event, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+  EXPECT_CU(CUDA_SUCCESS, cuEventQuery(event));  // never recorded
+  CUdeviceptr data = 0, flag = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&data, kN * sizeof(float)));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&flag, sizeof(uint32_t)));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(flag, 0, 1));
+  ASSERT_TRUE(ScaleOffset(scale_, data, kN, 0.0f, 1.0f));
+  // The record is held back behind a host word until the child signals.
+  uint32_t* gate = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocHost(reinterpret_cast<void**>(&gate), sizeof(uint32_t)));
+  *gate = 0;
+  CUdeviceptr gate_device = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemHostGetDevicePointer(&gate_device, gate, 0));
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamWaitValue32(stream, gate_device, 1, CU_STREAM_WAIT_VALUE_GEQ));
+  float factor = 0.0f, offset = 5.0f;
+  uint32_t n = kN;
+  void* params[] = {&data, &factor, &offset, &n};
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLaunchKernel(scale_, kN / 64, 1, 1, 64, 1, 1, 0, stream, params, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuEventRecord(event, stream));
+  EXPECT_CU(CUDA_ERROR_NOT_READY, cuEventQuery(event));
+  CUipcMemHandle data_handle{}, flag_handle{};
+  CUipcEventHandle event_handle{};
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetMemHandle(&data_handle, data));
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetMemHandle(&flag_handle, flag));
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetEventHandle(&event_handle, event));
+  std::atomic<int> child_result{-2};
+  std::thread child([&] {
+    child_result = SpawnChild(
+        "ipc-event",
+        {ToHex(data_handle), ToHex(flag_handle), ToHex(event_handle), std::to_string(kN)}, {}, 120);
+  });
+  // Open the gate once the child has seen the record pending (or gave up).
+  uint32_t signal = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (signal == 0 && child_result == -2 && std::chrono::steady_clock::now() < deadline) {
+    ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&signal, flag, sizeof(signal)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  std::atomic_ref<uint32_t>(*gate).store(1, std::memory_order_release);
+  child.join();
+  EXPECT_EQ(child_result, 0);
+  EXPECT_EQ(signal, 1u);
+  // The newest record is the child's; its writes are visible after it.
+  ASSERT_CU(CUDA_SUCCESS, cuEventSynchronize(event));
+  EXPECT_CU(CUDA_SUCCESS, cuEventQuery(event));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  std::vector<float> back(kN);
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(back.data(), data, kN * sizeof(float)));
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(back[i], 9.0f) << i;
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeHost(gate));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(data));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(flag));
+  EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(event));
+}
+
+TEST_F(IpcConformance, EventHandlesRefuseOrdinaryEventsAndForgeries) {
+  CUevent plain = nullptr, shared = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&plain, CU_EVENT_DISABLE_TIMING));
+  ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&shared, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+  // CUDA: interprocess events are untimed.
+  CUevent timed = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuEventCreate(&timed, CU_EVENT_INTERPROCESS));
+  CUipcEventHandle handle{};
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetEventHandle(&handle, plain));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetEventHandle(nullptr, shared));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuIpcGetEventHandle(&handle, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetEventHandle(&handle, shared));
+  float ms = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuEventRecord(shared, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuEventSynchronize(shared));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuEventElapsedTime(&ms, shared, shared));
+  CUevent opened = nullptr;
+  // The exporter uses the event itself.
+  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuIpcOpenEventHandle(&opened, handle));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcOpenEventHandle(nullptr, handle));
+  CUipcEventHandle forged{};
+  std::memset(forged.reserved, 0x33, sizeof(forged.reserved));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuIpcOpenEventHandle(&opened, forged));
+  // A memory handle is no event handle.
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&data, 256));
+  CUipcMemHandle memory{};
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetMemHandle(&memory, data));
+  std::memcpy(forged.reserved, memory.reserved, sizeof(forged.reserved));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuIpcOpenEventHandle(&opened, forged));
+  EXPECT_EQ(opened, nullptr);
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(data));
+  EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(plain));
+  EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(shared));
 }
 
 TEST_F(IpcConformance, BadArgumentsAreRejected) {

@@ -73,8 +73,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuModuleGetTexRef, nullptr, nullptr, nullptr)
 // Copies.
 
 // Inter-process communication.
-SH_CUDA_NOT_IMPLEMENTED(cuIpcGetEventHandle, nullptr, nullptr)
-SH_CUDA_NOT_IMPLEMENTED(cuIpcOpenEventHandle, nullptr, CUipcEventHandle{})
 
 // Arrays and texture references.
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetArray, nullptr, nullptr, 0)

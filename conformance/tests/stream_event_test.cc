@@ -319,8 +319,8 @@ TEST_F(StreamConformance, ElapsedTimeIsMeasuredOnTheDevice) {
   EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuEventElapsedTime(nullptr, start, stop));
   EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuEventCreate(&never, 0x40),
               hipEventCreateWithFlags(&hip_never, 0x40));
-  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
-            cuEventCreate(&never, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+  // CUDA: an interprocess event must be untimed.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuEventCreate(&never, CU_EVENT_INTERPROCESS));
   for (CUevent event : {start, stop, untimed}) ASSERT_CU(CUDA_SUCCESS, cuEventDestroy(event));
   ASSERT_HIP(hipSuccess, hipEventDestroy(hip_never));
   EXPECT_BOTH(CUDA_ERROR_INVALID_HANDLE, cuEventSynchronize(start),

@@ -1,6 +1,9 @@
 #include "core/event.h"
 
+#include <memory>
+
 #include "core/context.h"
+#include "core/ipc.h"
 #include "core/mem_pool.h"
 #include "core/status.h"
 #include "core/stream.h"
@@ -48,6 +51,43 @@ absl::StatusOr<Event*> ResolveEvent(uint64_t handle) {
   return event;
 }
 
+namespace {
+
+struct IpcCompletion {
+  std::shared_ptr<IpcEventState> state;
+  uint64_t sequence;
+};
+
+// A host function after the recorded work: the record has completed.
+void CompleteIpcRecord(void* raw) {
+  auto* completion = static_cast<IpcCompletion*>(raw);
+  completion->state->Complete(completion->sequence);
+  delete completion;
+}
+
+// An interprocess event's record: a new sequence number, completed by a host
+// function that runs once the stream's earlier work is done.
+absl::Status RecordIpcEvent(Event* event, Stream* stream, Event::Record record) {
+  const std::shared_ptr<IpcEventState>& ipc = event->ipc();
+  const uint64_t sequence = ipc->BeginRecord();
+  auto* completion = new IpcCompletion{ipc, sequence};
+  absl::Status recorded = stream->Record([&](BackendStream* backend) -> absl::Status {
+    return backend->RecordHostFunction(&CompleteIpcRecord, completion);
+  });
+  if (!recorded.ok()) {
+    // Nobody may wait forever for a record that never happens.
+    ipc->Complete(sequence);
+    delete completion;
+    return recorded;
+  }
+  SH_ASSIGN_OR_RETURN(record.point, stream->Flush());
+  event->set_record(record);
+  event->set_captured(std::nullopt);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status EventCreate(HandleOut out, unsigned flags, Api api) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuEventCreate: phEvent is null");
@@ -61,12 +101,17 @@ absl::Status EventCreate(HandleOut out, unsigned flags, Api api) {
     return Error(ErrorCode::kInvalidValue,
                  "hipEventCreateWithFlags: ReleaseToDevice and ReleaseToSystem are exclusive");
   }
+  std::shared_ptr<IpcEventState> ipc;
   if ((flags & kEventInterprocess) != 0) {
-    // CUDA requires DISABLE_TIMING with INTERPROCESS; streamhal has no IPC.
-    return Error(ErrorCode::kInvalidValue,
-                 "cuEventCreate: interprocess events are not available (no IPC support)");
+    // CUDA: an interprocess event must not be timed.
+    if ((flags & kEventDisableTiming) == 0) {
+      return Error(ErrorCode::kInvalidValue,
+                   "cuEventCreate: CU_EVENT_INTERPROCESS needs CU_EVENT_DISABLE_TIMING");
+    }
+    SH_ASSIGN_OR_RETURN(ipc, IpcEventState::Create());
   }
   auto event = std::make_unique<Event>(context, flags);
+  event->set_ipc(std::move(ipc));
   out.Set(event->handle());
   context->Adopt(std::move(event));
   return absl::OkStatus();
@@ -89,9 +134,16 @@ absl::Status EventRecord(uint64_t handle, uint64_t stream_handle) {
     return Error(ErrorCode::kInvalidHandle,
                  "cuEventRecord: the event and the stream belong to different contexts");
   }
-  if (stream->capture() != nullptr) return CaptureEventRecord(stream, event);
+  if (stream->capture() != nullptr) {
+    if (event->ipc() != nullptr) {
+      return Error(ErrorCode::kStreamCaptureUnsupported,
+                   "cuEventRecord: interprocess events cannot be recorded in a capture");
+    }
+    return CaptureEventRecord(stream, event);
+  }
   Event::Record record;
   record.stream = stream->handle();
+  if (event->ipc() != nullptr) return RecordIpcEvent(event, stream, record);
   if (event->timing()) {
     SH_RETURN_IF_ERROR(stream->Record([&](BackendStream* backend) -> absl::Status {
       SH_ASSIGN_OR_RETURN(uint64_t id, backend->RecordTimestamp());
@@ -112,6 +164,13 @@ absl::Status EventRecord(uint64_t handle, uint64_t stream_handle) {
 absl::Status EventQuery(uint64_t handle) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(handle));
+  // Records of any process count: the newest one at this call.
+  if (const auto& ipc = event->ipc(); ipc != nullptr) {
+    if (!ipc->Done(ipc->recorded())) {
+      return Error(ErrorCode::kNotReady, "the event has not completed yet");
+    }
+    return absl::OkStatus();
+  }
   if (EventIsCaptured(*event)) {
     return Error(ErrorCode::kCapturedEvent, "cuEventQuery: the event was recorded in a capture");
   }
@@ -125,6 +184,10 @@ absl::Status EventQuery(uint64_t handle) {
 absl::Status EventSynchronize(uint64_t handle) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(handle));
+  if (const auto& ipc = event->ipc(); ipc != nullptr) {
+    ipc->WaitFor(ipc->recorded());
+    return absl::OkStatus();
+  }
   if (EventIsCaptured(*event)) {
     return Error(ErrorCode::kCapturedEvent,
                  "cuEventSynchronize: the event was recorded in a capture");

@@ -4,6 +4,7 @@
 #define STREAMHAL_CORE_EVENT_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 namespace streamhal {
 
 class Context;
+class IpcEventState;
 class Stream;
 
 // Event flags (CUDA's values; HIP uses the same).
@@ -76,12 +78,18 @@ class Event : public Object {
   // The device time of the last record in nanoseconds (reads it once).
   absl::StatusOr<uint64_t> TimestampNs();
 
+  // CU_EVENT_INTERPROCESS: the counters shared with other processes
+  // (core/ipc.h); null for other events. Set before the handle is given out.
+  const std::shared_ptr<IpcEventState>& ipc() const { return ipc_; }
+  void set_ipc(std::shared_ptr<IpcEventState> ipc) { ipc_ = std::move(ipc); }
+
  private:
   Context* const context_;
   const unsigned flags_;
   mutable Mutex mutex_;
   std::optional<Record> record_ ABSL_GUARDED_BY(mutex_);
   std::optional<Captured> captured_ ABSL_GUARDED_BY(mutex_);
+  std::shared_ptr<IpcEventState> ipc_;
 };
 
 absl::Status EventCreate(HandleOut out, unsigned flags, Api api = Api::kCuda);

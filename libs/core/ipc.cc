@@ -7,11 +7,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -21,6 +24,7 @@
 #include "core/backend.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/event.h"
 #include "core/memory.h"
 #include "core/mutex.h"
 #include "core/status.h"
@@ -36,8 +40,10 @@ namespace streamhal {
 namespace {
 
 constexpr uint32_t kHandleMagic = 0x31435049;          // "IPC1"
-constexpr uint64_t kTableMagic = 0x31425443504948ULL;  // "HIPCTB1"
+constexpr uint32_t kEventHandleMagic = 0x31455049;     // "IPE1"
+constexpr uint64_t kTableMagic = 0x32425443504948ULL;  // "HIPCTB2"
 constexpr uint32_t kSlotCount = 4096;
+constexpr uint32_t kEventSlotCount = 4096;
 constexpr size_t kSlotsOffset = 4096;  // the header has a page of its own
 
 // What cuIpcGetMemHandle writes: 64 plain bytes.
@@ -58,7 +64,7 @@ struct TableHeader {
   uint64_t magic;
   uint64_t id;
   uint32_t slot_count;
-  uint32_t slot_size;
+  uint32_t event_slot_count;
 };
 
 // One export, in the shared table. `nonce` is 0 while the slot is free and
@@ -76,7 +82,23 @@ struct Slot {
 };
 static_assert(sizeof(Slot) == 64);
 
-constexpr size_t kTableBytes = kSlotsOffset + size_t{kSlotCount} * sizeof(Slot);
+constexpr size_t kEventSlotsOffset = kSlotsOffset + size_t{kSlotCount} * sizeof(Slot);
+
+}  // namespace
+
+// An interprocess event's counters: a cache line of the exporter's table.
+struct IpcEventState::Words {
+  uint64_t nonce;  // 0 while the slot is free
+  uint64_t recorded;
+  uint64_t completed;
+  uint64_t reserved[5];
+};
+static_assert(sizeof(IpcEventState::Words) == 64);
+
+namespace {
+
+constexpr size_t kTableBytes =
+    kEventSlotsOffset + size_t{kEventSlotCount} * sizeof(IpcEventState::Words);
 
 uint64_t RandomNonZero() {
   uint64_t value = 0;
@@ -114,7 +136,7 @@ class ExportTable {
     header->magic = kTableMagic;
     header->id = RandomNonZero();
     header->slot_count = kSlotCount;
-    header->slot_size = sizeof(Slot);
+    header->event_slot_count = kEventSlotCount;
     // The old table (a parent's) stays as it is: it is not ours to change.
     table = new ExportTable(fd, static_cast<uint8_t*>(map), header->id);
     return table;
@@ -151,6 +173,33 @@ class ExportTable {
     return index;
   }
 
+  // A fresh event slot with zeroed counters, and its words.
+  absl::StatusOr<uint32_t> AddEvent(IpcEventState::Words** words) {
+    MutexLock lock(&mutex_);
+    if (free_events_.empty() && next_event_ == kEventSlotCount) {
+      return Error(ErrorCode::kOutOfMemory, "cuEventCreate: ", kEventSlotCount,
+                   " interprocess events exist already");
+    }
+    uint32_t index = 0;
+    if (!free_events_.empty()) {
+      index = free_events_.back();
+      free_events_.pop_back();
+    } else {
+      index = next_event_++;
+    }
+    IpcEventState::Words* w = EventSlotAt(index);
+    __atomic_store_n(&w->recorded, uint64_t{0}, __ATOMIC_RELAXED);
+    __atomic_store_n(&w->completed, uint64_t{0}, __ATOMIC_RELAXED);
+    __atomic_store_n(&w->nonce, RandomNonZero(), __ATOMIC_RELEASE);
+    *words = w;
+    return index;
+  }
+  void RemoveEvent(uint32_t index) {
+    MutexLock lock(&mutex_);
+    __atomic_store_n(&EventSlotAt(index)->nonce, uint64_t{0}, __ATOMIC_RELEASE);
+    free_events_.push_back(index);
+  }
+
   // The export ends: importers stop finding it before its descriptor goes.
   void Remove(uint32_t index) {
     MutexLock lock(&mutex_);
@@ -164,6 +213,9 @@ class ExportTable {
  private:
   ExportTable(int fd, uint8_t* map, uint64_t id) : fd_(fd), map_(map), id_(id), pid_(getpid()) {}
   Slot* SlotAt(uint32_t index) { return reinterpret_cast<Slot*>(map_ + kSlotsOffset) + index; }
+  IpcEventState::Words* EventSlotAt(uint32_t index) {
+    return reinterpret_cast<IpcEventState::Words*>(map_ + kEventSlotsOffset) + index;
+  }
 
   const int fd_;
   uint8_t* const map_;
@@ -172,6 +224,8 @@ class ExportTable {
   Mutex mutex_;
   std::vector<uint32_t> free_ ABSL_GUARDED_BY(mutex_);
   uint32_t next_ ABSL_GUARDED_BY(mutex_) = 0;
+  std::vector<uint32_t> free_events_ ABSL_GUARDED_BY(mutex_);
+  uint32_t next_event_ ABSL_GUARDED_BY(mutex_) = 0;
 };
 
 // What an exported allocation keeps (Allocation::ipc_entry).
@@ -240,6 +294,13 @@ class Fd {
   }
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      if (fd_ >= 0) close(fd_);
+      fd_ = other.release();
+    }
+    return *this;
+  }
   int get() const { return fd_; }
   int release() { return std::exchange(fd_, -1); }
 
@@ -248,7 +309,7 @@ class Fd {
 };
 
 absl::Status Invalid(const char* what) {
-  return Error(ErrorCode::kInvalidHandle, "cuIpcOpenMemHandle: ", what);
+  return Error(ErrorCode::kInvalidHandle, "cuIpcOpen*Handle: ", what);
 }
 
 // The exporter's slot as it is now, and a descriptor of its memory.
@@ -257,27 +318,38 @@ struct Found {
   int memory_fd = -1;
 };
 
-absl::StatusOr<Found> FindExport(const HandleBytes& handle) {
-  Fd pidfd(static_cast<int>(syscall(SYS_pidfd_open, static_cast<pid_t>(handle.pid), 0)));
-  if (pidfd.get() < 0) return Invalid("the exporting process is gone");
-  Fd table(static_cast<int>(syscall(SYS_pidfd_getfd, pidfd.get(), handle.table_fd, 0)));
+// The exporter's IPC table, mapped here (`writable` for event counters),
+// once the handle is known to name it. `pidfd` gets the exporter's.
+absl::StatusOr<void*> MapTable(const HandleBytes& handle, bool writable, Fd* pidfd) {
+  *pidfd = Fd(static_cast<int>(syscall(SYS_pidfd_open, static_cast<pid_t>(handle.pid), 0)));
+  if (pidfd->get() < 0) return Invalid("the exporting process is gone");
+  Fd table(static_cast<int>(syscall(SYS_pidfd_getfd, pidfd->get(), handle.table_fd, 0)));
   if (table.get() < 0) return Invalid("the exporting process holds no such IPC table");
   struct stat st;
   if (fstat(table.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
       static_cast<uint64_t>(st.st_size) != kTableBytes) {
     return Invalid("the handle names no IPC table");
   }
-  void* map = mmap(nullptr, kTableBytes, PROT_READ, MAP_SHARED, table.get(), 0);
+  void* map = mmap(nullptr, kTableBytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
+                   table.get(), 0);
   if (map == MAP_FAILED) return Invalid("the IPC table cannot be mapped");
+  const auto* header = static_cast<const TableHeader*>(map);
+  if (header->magic != kTableMagic || header->id != handle.table_id ||
+      header->slot_count != kSlotCount || header->event_slot_count != kEventSlotCount) {
+    munmap(map, kTableBytes);
+    return Invalid("the handle names no IPC table");
+  }
+  return map;
+}
+
+absl::StatusOr<Found> FindExport(const HandleBytes& handle) {
+  if (handle.slot >= kSlotCount) return Invalid("the handle names no IPC table slot");
+  Fd pidfd(-1);
+  SH_ASSIGN_OR_RETURN(void* map, MapTable(handle, /*writable=*/false, &pidfd));
   struct Unmap {
     void* map;
     ~Unmap() { munmap(map, kTableBytes); }
   } unmap{map};
-  const auto* header = static_cast<const TableHeader*>(map);
-  if (header->magic != kTableMagic || header->id != handle.table_id ||
-      header->slot_count != kSlotCount || handle.slot >= kSlotCount) {
-    return Invalid("the handle names no IPC table");
-  }
   const Slot* shared =
       reinterpret_cast<const Slot*>(static_cast<const uint8_t*>(map) + kSlotsOffset) + handle.slot;
   Found found;
@@ -420,6 +492,116 @@ absl::Status IpcCloseMemHandle(uint64_t dptr) {
   }
   // The last close unmaps, once the context's work on the memory is done.
   return FreeAllocation(allocation);
+}
+
+// --- Interprocess events ---
+
+absl::StatusOr<std::shared_ptr<IpcEventState>> IpcEventState::Create() {
+  SH_ASSIGN_OR_RETURN(ExportTable * table, ExportTable::Get());
+  std::shared_ptr<IpcEventState> state(new IpcEventState);
+  SH_ASSIGN_OR_RETURN(state->slot_, table->AddEvent(&state->words_));
+  state->exported_ = true;
+  return state;
+}
+
+IpcEventState::~IpcEventState() {
+  if (exported_) {
+    // The table outlives every event (it is never destroyed); Get() gives
+    // this process's table, the one the slot was taken from.
+    absl::StatusOr<ExportTable*> table = ExportTable::Get();
+    if (table.ok()) (*table)->RemoveEvent(slot_);
+  }
+  if (mapping_ != nullptr) munmap(mapping_, kTableBytes);
+}
+
+uint64_t IpcEventState::BeginRecord() {
+  return __atomic_add_fetch(&words_->recorded, 1, __ATOMIC_ACQ_REL);
+}
+
+void IpcEventState::Complete(uint64_t sequence) {
+  uint64_t seen = __atomic_load_n(&words_->completed, __ATOMIC_ACQUIRE);
+  while (seen < sequence &&
+         !__atomic_compare_exchange_n(&words_->completed, &seen, sequence,
+                                      /*weak=*/true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+  }
+}
+
+uint64_t IpcEventState::recorded() const {
+  return __atomic_load_n(&words_->recorded, __ATOMIC_ACQUIRE);
+}
+
+bool IpcEventState::Done(uint64_t sequence) const {
+  return __atomic_load_n(&words_->completed, __ATOMIC_ACQUIRE) >= sequence;
+}
+
+void IpcEventState::WaitFor(uint64_t sequence) const {
+  int polls = 0;
+  auto pause = std::chrono::microseconds(10);
+  while (!Done(sequence)) {
+    if (++polls < 64) {
+      std::this_thread::yield();
+      continue;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+}
+
+absl::Status IpcGetEventHandle(void* handle, uint64_t event_handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (handle == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuIpcGetEventHandle: pHandle must not be null");
+  }
+  SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(event_handle));
+  const std::shared_ptr<IpcEventState>& state = event->ipc();
+  if (state == nullptr || !state->exported_) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuIpcGetEventHandle: the event was not created with CU_EVENT_INTERPROCESS in "
+                 "this process");
+  }
+  SH_ASSIGN_OR_RETURN(ExportTable * table, ExportTable::Get());
+  HandleBytes bytes = {};
+  bytes.magic = kEventHandleMagic;
+  bytes.pid = static_cast<uint32_t>(getpid());
+  bytes.table_id = table->id();
+  bytes.table_fd = table->fd();
+  bytes.slot = state->slot_;
+  bytes.nonce = __atomic_load_n(&state->words_->nonce, __ATOMIC_ACQUIRE);
+  std::memcpy(handle, &bytes, sizeof(bytes));
+  return absl::OkStatus();
+}
+
+absl::Status IpcOpenEventHandle(HandleOut out, const void* handle) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  if (out.is_null() || handle == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuIpcOpenEventHandle: phEvent must not be null");
+  }
+  HandleBytes bytes;
+  std::memcpy(&bytes, handle, sizeof(bytes));
+  if (bytes.magic != kEventHandleMagic || bytes.pid == 0 || bytes.nonce == 0 ||
+      bytes.slot >= kEventSlotCount) {
+    return Invalid("the handle was not made by cuIpcGetEventHandle");
+  }
+  if (bytes.pid == static_cast<uint32_t>(getpid())) {
+    return Error(ErrorCode::kInvalidContext,
+                 "cuIpcOpenEventHandle: the handle was exported by this process; use the event "
+                 "itself");
+  }
+  Fd pidfd(-1);
+  SH_ASSIGN_OR_RETURN(void* map, MapTable(bytes, /*writable=*/true, &pidfd));
+  std::shared_ptr<IpcEventState> state(new IpcEventState);
+  state->mapping_ = map;  // unmapped with the state from here on
+  state->words_ =
+      reinterpret_cast<IpcEventState::Words*>(static_cast<uint8_t*>(map) + kEventSlotsOffset) +
+      bytes.slot;
+  if (__atomic_load_n(&state->words_->nonce, __ATOMIC_ACQUIRE) != bytes.nonce) {
+    return Invalid("the exported event was destroyed");
+  }
+  auto event = std::make_unique<Event>(context, kEventInterprocess | kEventDisableTiming);
+  event->set_ipc(std::move(state));
+  out.Set(event->handle());
+  context->Adopt(std::move(event));
+  return absl::OkStatus();
 }
 
 }  // namespace streamhal

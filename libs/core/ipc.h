@@ -34,8 +34,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "core/handle.h"
 
 namespace streamhal {
 
@@ -46,6 +49,56 @@ inline constexpr unsigned kIpcMemLazyEnablePeerAccess = 0x1;
 absl::Status IpcGetMemHandle(void* handle, uint64_t dptr);
 absl::Status IpcOpenMemHandle(uint64_t* dptr, const void* handle, unsigned flags);
 absl::Status IpcCloseMemHandle(uint64_t dptr);
+
+// --- Interprocess events (CU_EVENT_INTERPROCESS, cuIpcGetEventHandle,
+// cuIpcOpenEventHandle) ---
+//
+// An interprocess event keeps two counters in its exporter's IPC table, which
+// every process that has the event maps: `recorded` counts the records made
+// by any of them, `completed` is the newest record whose work has finished
+// (set by a host function after the recorded work, in the recording
+// process). A query, a synchronize or a stream wait takes the recorded count
+// at the call and waits until `completed` reaches it: the most recent record
+// at the time of the call, as CUDA specifies, whichever process made it.
+// Waits poll the mapped counter (a stream wait as a host function of the
+// waiting stream, like cuStreamWaitValue64), never a spinning shader.
+class IpcEventState {
+ public:
+  // The exporter's side: a fresh slot in this process's IPC table.
+  static absl::StatusOr<std::shared_ptr<IpcEventState>> Create();
+  ~IpcEventState();
+  IpcEventState(const IpcEventState&) = delete;
+  IpcEventState& operator=(const IpcEventState&) = delete;
+
+  // A record begins: its sequence number.
+  uint64_t BeginRecord();
+  // The work before record `sequence` has finished.
+  void Complete(uint64_t sequence);
+  uint64_t recorded() const;
+  bool Done(uint64_t sequence) const;
+  // Returns once Done(sequence), polling, then sleeping between polls.
+  void WaitFor(uint64_t sequence) const;
+
+  // The counters' layout in the table (ipc.cc).
+  struct Words;
+
+ private:
+  friend absl::Status IpcGetEventHandle(void* handle, uint64_t event);
+  friend absl::Status IpcOpenEventHandle(HandleOut event, const void* handle);
+  IpcEventState() = default;
+  Words* words_ = nullptr;
+  // The exporter: its table slot. An importer: the mapping of the
+  // exporter's table it keeps open.
+  uint32_t slot_ = 0;
+  bool exported_ = false;
+  void* mapping_ = nullptr;
+};
+
+// `handle` points at kIpcHandleSize bytes. The event must have been created
+// with CU_EVENT_INTERPROCESS (and so CU_EVENT_DISABLE_TIMING).
+absl::Status IpcGetEventHandle(void* handle, uint64_t event);
+// A new event of the current context that shares the exporter's counters.
+absl::Status IpcOpenEventHandle(HandleOut event, const void* handle);
 
 }  // namespace streamhal
 

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <thread>
 
 #include "core/context.h"
 #include "core/event.h"
+#include "core/ipc.h"
 #include "core/log.h"
 #include "core/mem_pool.h"
 #include "core/memory.h"
@@ -252,6 +254,36 @@ absl::Status StreamSynchronize(uint64_t handle) {
   return status;
 }
 
+namespace {
+
+struct IpcWait {
+  std::shared_ptr<IpcEventState> state;
+  uint64_t sequence;
+};
+
+// An interprocess event's newest record at the call, whichever process made
+// it: the stream's later work starts once it completes. Like
+// cuStreamWaitValue64, a host function of the stream polls the shared
+// counter (design decision 16).
+absl::Status WaitIpcEvent(Stream* stream, const std::shared_ptr<IpcEventState>& ipc) {
+  const uint64_t sequence = ipc->recorded();
+  if (ipc->Done(sequence)) return absl::OkStatus();
+  auto* wait = new IpcWait{ipc, sequence};
+  absl::Status recorded = stream->Record([&](BackendStream* backend) {
+    return backend->RecordHostFunction(
+        [](void* raw) {
+          auto* w = static_cast<IpcWait*>(raw);
+          w->state->WaitFor(w->sequence);
+          delete w;
+        },
+        wait);
+  });
+  if (!recorded.ok()) delete wait;
+  return recorded;
+}
+
+}  // namespace
+
 absl::Status StreamWaitEvent(uint64_t stream_handle, uint64_t event_handle, unsigned flags) {
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
   SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(event_handle));
@@ -259,6 +291,7 @@ absl::Status StreamWaitEvent(uint64_t stream_handle, uint64_t event_handle, unsi
   if (stream->capture() != nullptr || EventIsCaptured(*event)) {
     return CaptureEventWait(stream, event);
   }
+  if (const auto& ipc = event->ipc(); ipc != nullptr) return WaitIpcEvent(stream, ipc);
   std::optional<Event::Record> record = event->last();
   if (!record.has_value()) return absl::OkStatus();  // never recorded: nothing to wait for
   Stream* source = LookupAs<Stream>(record->stream);

@@ -118,7 +118,7 @@ TEST_F(StreamTest, EventsAndElapsedTime) {
   ASSERT_TRUE(EventDestroy(start).ok());
   EXPECT_EQ(ErrorCodeOf(EventQuery(start)), ErrorCode::kInvalidHandle);
   Handle event = nullptr;
-  EXPECT_EQ(ErrorCodeOf(EventCreate(HandleOut(&event), kEventInterprocess | kEventDisableTiming)),
+  EXPECT_EQ(ErrorCodeOf(EventCreate(HandleOut(&event), kEventInterprocess)),
             ErrorCode::kInvalidValue);
   EXPECT_EQ(ErrorCodeOf(EventCreate(HandleOut(&event), 0x80)), ErrorCode::kInvalidValue);
 }

@@ -42,10 +42,6 @@ extern "C" {
 // Modules
 SH_NOT_IMPLEMENTED(cuModuleGetTexRef, (CUtexref*, CUmodule, const char*))
 
-// Inter-process communication
-SH_NOT_IMPLEMENTED(cuIpcGetEventHandle, (CUipcEventHandle*, CUevent))
-SH_NOT_IMPLEMENTED(cuIpcOpenEventHandle, (CUevent*, CUipcEventHandle))
-
 // Arrays and texture references
 SH_NOT_IMPLEMENTED(cuTexRefSetArray, (CUtexref, CUarray, unsigned int))
 SH_NOT_IMPLEMENTED(cuTexRefSetFormat, (CUtexref, CUarray_format, int))
