@@ -16,6 +16,7 @@ const char* PtxEarlyReturn();
 const char* PtxDynShared();
 const char* PtxModuleVars();
 const char* PtxLocalArray();
+const char* PtxBitOps();
 // Relocatable device code (nvcc -rdc=true) for the linker: link_scale defines
 // the .visible global link_factor, link_offset only declares it .extern.
 const char* PtxLinkScale();

@@ -243,7 +243,8 @@ TEST_F(PtxConformance, LoadReadsPtxFiles) {
 
 constexpr char kUnsupportedPtx[] =
     "//\n// hand-written\n//\n\n.version 8.0\n.target sm_75\n.address_size 64\n\n"
-    ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n\tpopc.b32 %r1, %r2;\n\tret;\n}\n";
+    ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n\tsad.u32 %r1, %r2, %r2, "
+    "%r2;\n\tret;\n}\n";
 
 TEST_F(PtxConformance, UnsupportedInstructionIsInvalidPtxWithTheLineInTheLog) {
   char error_log[1024];
@@ -256,7 +257,7 @@ TEST_F(PtxConformance, UnsupportedInstructionIsInvalidPtxWithTheLineInTheLog) {
   EXPECT_EQ(module, nullptr);
   ASSERT_NE(std::memchr(error_log, '\0', sizeof(error_log)), nullptr);
   EXPECT_NE(std::strstr(error_log, "ptx line 12"), nullptr) << error_log;
-  EXPECT_NE(std::strstr(error_log, "popc"), nullptr) << error_log;
+  EXPECT_NE(std::strstr(error_log, "sad"), nullptr) << error_log;
   EXPECT_EQ(reinterpret_cast<uintptr_t>(values[1]), std::strlen(error_log) + 1);
   hipModule_t hip_module = nullptr;
   EXPECT_HIP(hipErrorInvalidKernelFile, hipModuleLoadData(&hip_module, kUnsupportedPtx));
@@ -425,6 +426,190 @@ TEST_F(PtxConformance, LocalArrayIsPerThreadMemory) {
   for (int i = 0; i < n; ++i) {
     const int v = in[i], a = v & 15, b = (v >> 4) & 15;
     ASSERT_EQ(out[i], (v * a + a) + (v * b + b)) << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// A deterministic spread of 32-bit values with the edge cases first.
+std::vector<uint32_t> Mixed(size_t count, uint32_t seed) {
+  std::vector<uint32_t> v = {0u, 1u, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x00ff00ffu};
+  uint32_t x = seed;
+  while (v.size() < count) {
+    x = x * 1664525u + 1013904223u;
+    v.push_back(x ^ (x >> 13));
+  }
+  v.resize(count);
+  return v;
+}
+
+uint32_t Brev32(uint32_t x) {
+  uint32_t r = 0;
+  for (int b = 0; b < 32; ++b) r |= ((x >> b) & 1u) << (31 - b);
+  return r;
+}
+
+int Clz64(uint64_t x) {
+  int n = 0;
+  for (int b = 63; b >= 0 && !((x >> b) & 1); --b) ++n;
+  return n;
+}
+
+TEST_F(PtxConformance, BitIntrinsicsMatchTheHost) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxBitOps(), "bit_ops", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 1000;
+  const std::vector<uint32_t> in = Mixed(n, 7);
+  std::vector<uint64_t> in64(n);
+  for (int i = 0; i < n; ++i) in64[i] = (uint64_t{in[(i * 7) % n]} << 32 | in[i]) >> (i % 40);
+  CUdeviceptr din = CudaUpload(in), din64 = CudaUpload(in64), dout = 0, dout64 = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 6 * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout64, n * 8));
+  void* params[] = {&din, &din64, &dout, &dout64, &n};
+  Launch(f, (n + 127) / 128, 128, params);
+  const std::vector<uint32_t> out = CudaDownload<uint32_t>(dout, n * 6);
+  const std::vector<uint64_t> out64 = CudaDownload<uint64_t>(dout64, n);
+  for (int i = 0; i < n; ++i) {
+    const uint32_t x = in[i], y = x * 2654435761u, s = x >> 16;
+    const uint64_t w = in64[i];
+    uint32_t perm = 0;  // CUDA: byte k is byte (s >> 4k) & 7 of {y, x}
+    for (int k = 0; k < 4; ++k) {
+      const uint64_t both = uint64_t{y} << 32 | x;
+      perm |= static_cast<uint32_t>((both >> (((s >> (4 * k)) & 7) * 8)) & 0xff) << (8 * k);
+    }
+    const uint32_t* o = &out[i * 6];
+    ASSERT_EQ(o[0], static_cast<uint32_t>(__builtin_popcount(x))) << i;
+    ASSERT_EQ(o[1], static_cast<uint32_t>(x == 0 ? 32 : __builtin_clz(x))) << i;
+    ASSERT_EQ(o[2], Brev32(x)) << i;
+    ASSERT_EQ(o[3], perm) << i << " x=" << x;
+    ASSERT_EQ(o[4], static_cast<uint32_t>(__builtin_popcountll(w))) << i;
+    ASSERT_EQ(o[5], static_cast<uint32_t>(Clz64(w))) << i;
+    ASSERT_EQ(out64[i], uint64_t{Brev32(static_cast<uint32_t>(w))} << 32 | Brev32(w >> 32)) << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din64));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout64));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// The PTX ISA's definitions of bfe, bfi and prmt, bit by bit.
+template <typename T>
+T IsaBfe(T a, uint32_t b, uint32_t c, bool is_signed) {
+  const uint32_t msb = sizeof(T) * 8 - 1, pos = b & 0xff, len = c & 0xff;
+  const T sbit = (!is_signed || len == 0) ? 0 : (a >> std::min(pos + len - 1, msb)) & 1;
+  T d = 0;
+  for (uint32_t i = 0; i <= msb; ++i) {
+    const T bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : sbit;
+    d |= bit << i;
+  }
+  return d;
+}
+
+template <typename T>
+T IsaBfi(T a, T b, uint32_t c, uint32_t d) {
+  const uint32_t msb = sizeof(T) * 8 - 1, pos = c & 0xff, len = d & 0xff;
+  T f = b;
+  for (uint32_t i = 0; i < len && pos + i <= msb; ++i) {
+    f = (f & ~(T{1} << (pos + i))) | (((a >> i) & 1) << (pos + i));
+  }
+  return f;
+}
+
+uint32_t IsaPrmt(uint32_t a, uint32_t b, uint32_t c) {
+  const uint64_t both = uint64_t{b} << 32 | a;
+  uint32_t d = 0;
+  for (int k = 0; k < 4; ++k) {
+    const uint32_t ctl = (c >> (4 * k)) & 0xf;
+    uint32_t byte = (both >> ((ctl & 7) * 8)) & 0xff;
+    if (ctl & 8) byte = (byte & 0x80) ? 0xff : 0;
+    d |= byte << (8 * k);
+  }
+  return d;
+}
+
+int32_t SaturatedS32(int64_t v) {
+  return static_cast<int32_t>(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX));
+}
+
+// bfe, bfi, prmt with sign replication and add/sub.sat.s32, which nvcc does
+// not emit from plain C++, hand-written; field positions and lengths cover
+// zero, the width's edge and the 8-bit masking of larger values.
+TEST_F(PtxConformance, BitFieldsPermutesAndSaturationFollowTheIsa) {
+  const char* ptx = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry bits(.param .u64 in, .param .u64 out)
+{
+ .reg .b32 %r<20>; .reg .b64 %rd<16>;
+ ld.param.u64 %rd1, [in];
+ ld.param.u64 %rd2, [out];
+ mov.u32 %r1, %tid.x;
+ mov.u32 %r2, %ctaid.x;
+ mov.u32 %r3, %ntid.x;
+ mad.lo.s32 %r4, %r2, %r3, %r1;
+ mul.wide.u32 %rd3, %r4, 16;
+ add.s64 %rd4, %rd1, %rd3;
+ ld.global.v4.u32 {%r5, %r6, %r7, %r8}, [%rd4];
+ mul.wide.u32 %rd5, %r4, 48;
+ add.s64 %rd6, %rd2, %rd5;
+ bfe.u32 %r9, %r5, %r7, %r8;
+ bfe.s32 %r10, %r5, %r7, %r8;
+ bfi.b32 %r11, %r5, %r6, %r7, %r8;
+ prmt.b32 %r12, %r5, %r6, %r7;
+ add.sat.s32 %r13, %r5, %r6;
+ sub.sat.s32 %r14, %r5, %r6;
+ st.global.v4.u32 [%rd6], {%r9, %r10, %r11, %r12};
+ st.global.v2.u32 [%rd6+16], {%r13, %r14};
+ mov.b64 %rd7, {%r6, %r5};
+ mov.b64 %rd8, {%r5, %r6};
+ bfe.u64 %rd9, %rd7, %r7, %r8;
+ bfe.s64 %rd10, %rd7, %r7, %r8;
+ bfi.b64 %rd11, %rd7, %rd8, %r7, %r8;
+ st.global.u64 [%rd6+24], %rd9;
+ st.global.u64 [%rd6+32], %rd10;
+ st.global.u64 [%rd6+40], %rd11;
+ ret;
+}
+)";
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(ptx, "bits", &module);
+  ASSERT_NE(f, nullptr);
+  const unsigned n = 1024;
+  const std::vector<uint32_t> values = Mixed(2 * n, 11);
+  std::vector<uint32_t> in(4 * n);
+  for (unsigned i = 0; i < n; ++i) {
+    in[4 * i] = values[i];
+    in[4 * i + 1] = values[n + i];
+    // pos: 0..69 plus, every fourth, multiples of 256 that the 8-bit masks
+    // drop; len likewise, so fields reach and pass both widths' edges.
+    in[4 * i + 2] = (i % 70) + (i % 4 == 0 ? 256 * (i % 3) : 0) + (values[i] & 0xf000);
+    in[4 * i + 3] = ((i / 70) * 7 + i) % 70 + (i % 5 == 0 ? 512 : 0);
+  }
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 48));
+  void* params[] = {&din, &dout};
+  Launch(f, n / 128, 128, params);
+  const std::vector<uint32_t> out = CudaDownload<uint32_t>(dout, n * 12);
+  for (unsigned i = 0; i < n; ++i) {
+    const uint32_t a = in[4 * i], b = in[4 * i + 1], c = in[4 * i + 2], d = in[4 * i + 3];
+    const uint64_t a64 = uint64_t{a} << 32 | b, b64 = uint64_t{b} << 32 | a;
+    const uint32_t* o = &out[i * 12];
+    auto u64 = [&](int k) { return uint64_t{o[k + 1]} << 32 | o[k]; };
+    SCOPED_TRACE(testing::Message() << "a=" << a << " b=" << b << " c=" << c << " d=" << d);
+    ASSERT_EQ(o[0], IsaBfe<uint32_t>(a, c, d, false));
+    ASSERT_EQ(o[1], IsaBfe<uint32_t>(a, c, d, true));
+    ASSERT_EQ(o[2], IsaBfi<uint32_t>(a, b, c, d));
+    ASSERT_EQ(o[3], IsaPrmt(a, b, c));
+    ASSERT_EQ(static_cast<int32_t>(o[4]),
+              SaturatedS32(int64_t{static_cast<int32_t>(a)} + static_cast<int32_t>(b)));
+    ASSERT_EQ(static_cast<int32_t>(o[5]),
+              SaturatedS32(int64_t{static_cast<int32_t>(a)} - static_cast<int32_t>(b)));
+    ASSERT_EQ(u64(6), IsaBfe<uint64_t>(a64, c, d, false));
+    ASSERT_EQ(u64(8), IsaBfe<uint64_t>(a64, c, d, true));
+    ASSERT_EQ(u64(10), IsaBfi<uint64_t>(a64, b64, c, d));
   }
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));

@@ -1010,6 +1010,198 @@ class FunctionEmitter {
     }
   }
 
+  // add/sub.sat.s32: PTX clamps to [INT_MIN, INT_MAX]. The wrapped result
+  // overflowed when its sign differs from both operands' (add) or from a's
+  // while a and b differ in sign (sub); it then saturates toward a's sign.
+  uint32_t SaturateS32(uint32_t wrapped, uint32_t a, uint32_t c, bool add) {
+    const uint32_t i32 = b_.Int(32), boolean = b_.Bool();
+    const uint32_t ar = Op2(spv::OpBitwiseXor, i32, a, wrapped);
+    const uint32_t other =
+        add ? Op2(spv::OpBitwiseXor, i32, c, wrapped) : Op2(spv::OpBitwiseXor, i32, a, c);
+    const uint32_t overflow =
+        Op2(spv::OpSLessThan, boolean, Op2(spv::OpBitwiseAnd, i32, ar, other), b_.ConstInt(32, 0));
+    const uint32_t negative = Op2(spv::OpSLessThan, boolean, a, b_.ConstInt(32, 0));
+    const uint32_t limit =
+        Select(i32, negative, b_.ConstInt(32, 0x80000000u), b_.ConstInt(32, 0x7fffffffu));
+    return Select(i32, overflow, limit, wrapped);
+  }
+
+  uint32_t Select(uint32_t type, uint32_t cond, uint32_t a, uint32_t c) {
+    const uint32_t id = b_.NewId();
+    Emit(code_, spv::OpSelect, {type, id, cond, a, c});
+    return id;
+  }
+
+  // The low and high 32-bit halves of a 64-bit value: Vulkan allows the
+  // SPIR-V bit instructions (OpBitCount, OpBitReverse, FindUMsb) on 32-bit
+  // integers only.
+  std::pair<uint32_t, uint32_t> Halves(uint32_t v64) {
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t lo = Op1(spv::OpUConvert, u32, v64);
+    const uint32_t hi = Op1(spv::OpUConvert, u32,
+                            Op2(spv::OpShiftRightLogical, b_.Int(64), v64, b_.ConstInt(64, 32)));
+    return {lo, hi};
+  }
+  uint32_t Clz32(uint32_t x) {
+    // FindUMsb is -1 for 0, so 31 - msb is 32 there, as PTX's clz.
+    const uint32_t u32 = b_.Int(32);
+    return Op2(spv::OpISub, u32, b_.ConstInt(32, 31), Ext(u32, GLSLstd450FindUMsb, {x}));
+  }
+
+  // popc, clz, brev, bfe, bfi and prmt, with PTX's semantics for field
+  // positions and lengths beyond the width (SPIR-V's OpBitField* leave those
+  // undefined, so fields are cut with clamped shifts instead).
+  absl::Status EmitBitInstruction(const Instruction& inst) {
+    const std::string& op = inst.opcode;
+    const Type type = inst.type();
+    const int bits = TypeBits(type);
+    if (!IsInteger(type) || (bits != 32 && bits != 64))
+      return Unsupported(inst.line, absl::StrCat(op, ".", TypeName(type)));
+    const uint32_t u32 = b_.Int(32), boolean = b_.Bool();
+    const uint32_t t = SpvType(type);
+    const bool wide = bits == 64;
+    auto operand = [&](size_t i, Type want) { return Read(inst.operands[i], want, inst.line); };
+    // A u32 operand as a shift amount of the instruction's width.
+    auto widen = [&](uint32_t v32) { return wide ? Op1(spv::OpUConvert, t, v32) : v32; };
+    uint32_t result = 0;
+    Type result_type = type;
+    if (op == "popc" || op == "clz" || op == "brev") {
+      if (inst.operands.size() != 2) return SyntaxError(inst.line, op + " takes two operands");
+      auto a = operand(1, UintOf(bits));
+      if (!a.ok()) return a.status();
+      if (op == "brev") {
+        if (!wide) {
+          result = Op1(spv::OpBitReverse, u32, *a);
+        } else {
+          const auto [lo, hi] = Halves(*a);
+          const uint32_t u64 = b_.Int(64);
+          const uint32_t new_hi = Op1(spv::OpUConvert, u64, Op1(spv::OpBitReverse, u32, lo));
+          const uint32_t new_lo = Op1(spv::OpUConvert, u64, Op1(spv::OpBitReverse, u32, hi));
+          result = Op2(spv::OpBitwiseOr, u64, new_lo,
+                       Op2(spv::OpShiftLeftLogical, u64, new_hi, b_.ConstInt(64, 32)));
+        }
+        result_type = UintOf(bits);
+      } else {
+        // The count is a .u32 whatever the source width.
+        result_type = Type::kU32;
+        if (!wide) {
+          result = op == "popc" ? Op1(spv::OpBitCount, u32, *a) : Clz32(*a);
+        } else if (op == "popc") {
+          const auto [lo, hi] = Halves(*a);
+          result =
+              Op2(spv::OpIAdd, u32, Op1(spv::OpBitCount, u32, lo), Op1(spv::OpBitCount, u32, hi));
+        } else {
+          const auto [lo, hi] = Halves(*a);
+          const uint32_t hi_zero = Op2(spv::OpIEqual, boolean, hi, b_.ConstInt(32, 0));
+          result = Select(u32, hi_zero, Op2(spv::OpIAdd, u32, b_.ConstInt(32, 32), Clz32(lo)),
+                          Clz32(hi));
+        }
+      }
+    } else if (op == "bfe") {
+      // PTX: d[i] = (i < len && pos + i <= msb) ? a[pos + i] : sign, with
+      // sign = a[min(pos + len - 1, msb)] for signed types, 0 otherwise or
+      // when len is 0. As shifts: move the field's top bit e to the msb, then
+      // shift right (arithmetically when signed) by msb - e + pos.
+      if (inst.operands.size() != 4) return SyntaxError(inst.line, "bfe takes four operands");
+      auto a = operand(1, type);
+      auto pos_in = operand(2, Type::kU32);
+      auto len_in = operand(3, Type::kU32);
+      if (!a.ok()) return a.status();
+      if (!pos_in.ok()) return pos_in.status();
+      if (!len_in.ok()) return len_in.status();
+      const uint32_t msb = b_.ConstInt(32, bits - 1), byte = b_.ConstInt(32, 0xff);
+      const uint32_t pos = Op2(spv::OpBitwiseAnd, u32, *pos_in, byte);
+      const uint32_t len = Op2(spv::OpBitwiseAnd, u32, *len_in, byte);
+      const uint32_t last =
+          Op2(spv::OpISub, u32, Op2(spv::OpIAdd, u32, pos, len), b_.ConstInt(32, 1));
+      const uint32_t e = Ext(u32, GLSLstd450UMin, {last, msb});
+      const uint32_t left = Op2(spv::OpISub, u32, msb, e);
+      const uint32_t right = Op2(spv::OpIAdd, u32, left, pos);  // at most 63 + 255
+      const uint32_t moved = Op2(spv::OpShiftLeftLogical, t, *a, widen(left));
+      const uint32_t zero = b_.ConstInt(bits, 0);
+      uint32_t field;
+      if (IsSigned(type)) {
+        // A start beyond the msb leaves only copies of the sign bit.
+        field = Op2(spv::OpShiftRightArithmetic, t, moved,
+                    widen(Ext(u32, GLSLstd450UMin, {right, msb})));
+      } else {
+        const uint32_t shifted =
+            Op2(spv::OpShiftRightLogical, t, moved, widen(Ext(u32, GLSLstd450UMin, {right, msb})));
+        field = Select(t, Op2(spv::OpUGreaterThan, boolean, right, msb), zero, shifted);
+      }
+      result = Select(t, Op2(spv::OpIEqual, boolean, len, b_.ConstInt(32, 0)), zero, field);
+    } else if (op == "bfi") {
+      // PTX: f = b with bits [pos, min(pos + len, width)) taken from a's low
+      // bits; a start beyond the msb leaves b.
+      if (inst.operands.size() != 5) return SyntaxError(inst.line, "bfi takes five operands");
+      auto a = operand(1, type);
+      auto base = operand(2, type);
+      auto pos_in = operand(3, Type::kU32);
+      auto len_in = operand(4, Type::kU32);
+      if (!a.ok()) return a.status();
+      if (!base.ok()) return base.status();
+      if (!pos_in.ok()) return pos_in.status();
+      if (!len_in.ok()) return len_in.status();
+      const uint32_t msb = b_.ConstInt(32, bits - 1), byte = b_.ConstInt(32, 0xff);
+      const uint32_t pos = Op2(spv::OpBitwiseAnd, u32, *pos_in, byte);
+      const uint32_t len = Op2(spv::OpBitwiseAnd, u32, *len_in, byte);
+      const uint32_t all = b_.ConstInt(bits, ~uint64_t{0});
+      const uint32_t ones = Op2(spv::OpISub, t,
+                                Op2(spv::OpShiftLeftLogical, t, b_.ConstInt(bits, 1),
+                                    widen(Ext(u32, GLSLstd450UMin, {len, msb}))),
+                                b_.ConstInt(bits, 1));
+      const uint32_t mask = Select(t, Op2(spv::OpUGreaterThan, boolean, len, msb), all, ones);
+      const uint32_t shift = widen(Ext(u32, GLSLstd450UMin, {pos, msb}));
+      const uint32_t placed = Op2(spv::OpShiftLeftLogical, t, mask, shift);
+      const uint32_t kept = Op2(spv::OpBitwiseAnd, t, *base, Op1(spv::OpNot, t, placed));
+      const uint32_t inserted =
+          Op2(spv::OpBitwiseAnd, t, Op2(spv::OpShiftLeftLogical, t, *a, shift), placed);
+      result = Select(t, Op2(spv::OpUGreaterThan, boolean, pos, msb), *base,
+                      Op2(spv::OpBitwiseOr, t, kept, inserted));
+    } else {  // prmt
+      for (const std::string& m : inst.modifiers) {
+        if (m != "b32") return Unsupported(inst.line, absl::StrCat("prmt mode .", m));
+      }
+      if (wide) return SyntaxError(inst.line, "prmt takes .b32");
+      if (inst.operands.size() != 4) return SyntaxError(inst.line, "prmt takes four operands");
+      auto a = operand(1, Type::kU32);
+      auto c = operand(2, Type::kU32);
+      auto sel_in = operand(3, Type::kU32);
+      if (!a.ok()) return a.status();
+      if (!c.ok()) return c.status();
+      if (!sel_in.ok()) return sel_in.status();
+      // Default mode: byte k of d is byte (selector nibble k & 7) of {b, a},
+      // or that byte's sign replicated when the nibble's bit 3 is set.
+      result = b_.ConstInt(32, 0);
+      for (uint32_t k = 0; k < 4; ++k) {
+        const uint32_t nibble =
+            Op2(spv::OpBitwiseAnd, u32,
+                Op2(spv::OpShiftRightLogical, u32, *sel_in, b_.ConstInt(32, 4 * k)),
+                b_.ConstInt(32, 0xf));
+        const uint32_t from_b = Op2(spv::OpBitwiseAnd, u32, nibble, b_.ConstInt(32, 4));
+        const uint32_t source =
+            Select(u32, Op2(spv::OpINotEqual, boolean, from_b, b_.ConstInt(32, 0)), *c, *a);
+        const uint32_t shift =
+            Op2(spv::OpShiftLeftLogical, u32,
+                Op2(spv::OpBitwiseAnd, u32, nibble, b_.ConstInt(32, 3)), b_.ConstInt(32, 3));
+        const uint32_t value =
+            Op2(spv::OpBitwiseAnd, u32, Op2(spv::OpShiftRightLogical, u32, source, shift),
+                b_.ConstInt(32, 0xff));
+        const uint32_t sign =
+            Op2(spv::OpIMul, u32, Op2(spv::OpShiftRightLogical, u32, value, b_.ConstInt(32, 7)),
+                b_.ConstInt(32, 0xff));
+        const uint32_t replicate =
+            Op2(spv::OpINotEqual, boolean, Op2(spv::OpBitwiseAnd, u32, nibble, b_.ConstInt(32, 8)),
+                b_.ConstInt(32, 0));
+        const uint32_t picked = Select(u32, replicate, sign, value);
+        result = Op2(spv::OpBitwiseOr, u32, result,
+                     Op2(spv::OpShiftLeftLogical, u32, picked, b_.ConstInt(32, 8 * k)));
+      }
+      result_type = Type::kU32;
+    }
+    return Write(inst.operands[0], result, result_type, inst.line);
+  }
+
   absl::Status EmitArithmetic(const Instruction& inst) {
     const std::string& op = inst.opcode;
     const Type type = inst.type();
@@ -1019,8 +1211,12 @@ class FunctionEmitter {
     const bool sg = IsSigned(type);
     const uint32_t t = SpvType(type);
     for (const std::string& m : inst.modifiers) {
-      if (m == "sat" && !fl) return Unsupported(inst.line, "integer .sat");
+      if (m == "sat" && !fl && !((op == "add" || op == "sub") && type == Type::kS32))
+        return Unsupported(inst.line, "integer .sat other than add/sub.s32");
       if (m == "cc") return Unsupported(inst.line, "carry (.cc)");
+    }
+    if (op == "popc" || op == "clz" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt") {
+      return EmitBitInstruction(inst);
     }
     uint32_t result = 0;
     Type result_type = type;
@@ -1036,10 +1232,13 @@ class FunctionEmitter {
       result = Op2(fl ? fop : iop, t, (*s)[0], (*s)[1]);
       return absl::OkStatus();
     };
-    if (op == "add") {
-      SH_PTX_RETURN_IF_ERROR(binary(spv::OpFAdd, spv::OpIAdd));
-    } else if (op == "sub") {
-      SH_PTX_RETURN_IF_ERROR(binary(spv::OpFSub, spv::OpISub));
+    if (op == "add" || op == "sub") {
+      const bool add = op == "add";
+      auto s = Sources(inst, 2, type);
+      if (!s.ok()) return s.status();
+      result = Op2(fl ? (add ? spv::OpFAdd : spv::OpFSub) : (add ? spv::OpIAdd : spv::OpISub), t,
+                   (*s)[0], (*s)[1]);
+      if (!fl && inst.HasModifier("sat")) result = SaturateS32(result, (*s)[0], (*s)[1], add);
     } else if (op == "mul" || op == "mad") {
       const bool mad = op == "mad";
       const size_t count = mad ? 3 : 2;
@@ -1310,6 +1509,47 @@ class FunctionEmitter {
     return Write(inst.operands[0], result, to, inst.line);
   }
 
+  // mov.b64 %rd, {%r1, %r2} packs the elements (the first lowest);
+  // mov.b64 {%r1, %r2}, %rd unpacks them.
+  absl::Status EmitPackMove(const Instruction& inst) {
+    const Type type = inst.type();
+    const int bits = TypeBits(type);
+    const bool pack = inst.operands[1].kind == Operand::Kind::kVector;
+    const Operand& vec = inst.operands[pack ? 1 : 0];
+    const Operand& scalar = inst.operands[pack ? 0 : 1];
+    const size_t count = vec.elements.size();
+    if (!IsInteger(type) || scalar.kind == Operand::Kind::kVector || (count != 2 && count != 4) ||
+        bits % count != 0 || bits / count < 8) {
+      return Unsupported(inst.line, "mov with this vector form");
+    }
+    const int part_bits = static_cast<int>(bits / count);
+    const Type whole = UintOf(bits), part = UintOf(part_bits);
+    const uint32_t t = SpvType(whole);
+    if (pack) {
+      uint32_t result = b_.ConstInt(bits, 0);
+      for (size_t k = 0; k < count; ++k) {
+        auto e = Read(vec.elements[k], part, inst.line);
+        if (!e.ok()) return e.status();
+        auto wide = Convert({*e, part}, whole, false, inst.line);
+        if (!wide.ok()) return wide.status();
+        result = Op2(spv::OpBitwiseOr, t, result,
+                     Op2(spv::OpShiftLeftLogical, t, *wide, b_.ConstInt(bits, k * part_bits)));
+      }
+      return Write(scalar, result, whole, inst.line);
+    }
+    auto v = Read(scalar, whole, inst.line);
+    if (!v.ok()) return v.status();
+    for (size_t k = 0; k < count; ++k) {
+      if (vec.elements[k].kind == Operand::Kind::kSymbol && vec.elements[k].name == "_") continue;
+      const uint32_t shifted =
+          Op2(spv::OpShiftRightLogical, t, *v, b_.ConstInt(bits, k * part_bits));
+      auto narrow = Convert({shifted, whole}, part, false, inst.line);
+      if (!narrow.ok()) return narrow.status();
+      SH_PTX_RETURN_IF_ERROR(Write(vec.elements[k], *narrow, part, inst.line));
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status EmitInstruction(const Instruction& inst) {
     const std::string& op = inst.opcode;
     if (op == "ld" || op == "st") return EmitLoadStore(inst);
@@ -1319,6 +1559,10 @@ class FunctionEmitter {
     if (op == "mov") {
       if (inst.operands.size() != 2) return SyntaxError(inst.line, "mov takes two operands");
       const Type type = inst.type();
+      if (inst.operands[0].kind == Operand::Kind::kVector ||
+          inst.operands[1].kind == Operand::Kind::kVector) {
+        return EmitPackMove(inst);
+      }
       auto v = Read(inst.operands[1], type, inst.line);
       if (!v.ok()) return v.status();
       return Write(inst.operands[0], *v, type, inst.line);

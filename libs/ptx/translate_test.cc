@@ -56,19 +56,19 @@ TEST_P(CorpusTest, TranslatesToValidVulkanSpirv) {
 INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                          testing::Values("vector_add", "saxpy", "grid_stride", "block_reduce",
                                          "histogram", "early_return", "dyn_shared", "module_vars",
-                                         "local_array"));
+                                         "local_array", "bit_ops"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
 TEST(PtxTranslateTest, UnsupportedInstructionNamesItsLine) {
   const std::string text = std::string(kHeader) +
                            ".visible .entry k()\n{\n .reg .b32 %r<3>;\n"
-                           " popc.b32 %r1, %r2;\n ret;\n}\n";
+                           " sad.u32 %r1, %r2, %r2, %r2;\n ret;\n}\n";
   auto spirv = TranslatePtx(text);
   ASSERT_FALSE(spirv.ok());
   EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_NE(spirv.status().message().find("ptx line 7"), std::string::npos) << spirv.status();
-  EXPECT_NE(spirv.status().message().find("popc"), std::string::npos) << spirv.status();
+  EXPECT_NE(spirv.status().message().find("sad"), std::string::npos) << spirv.status();
 }
 
 TEST(PtxTranslateTest, SyntaxErrorNamesItsLine) {
@@ -124,6 +124,43 @@ TEST(PtxTranslateTest, LoopWithSeveralExitsIsStructured) {
   const std::string dis = Disassemble(*spirv);
   EXPECT_EQ(dis.find("OpSwitch"), std::string::npos);
   EXPECT_NE(dis.find("OpLoopMerge"), std::string::npos);
+}
+
+// A kernel body between a header declaring registers and `ret`.
+std::string Kernel(const std::string& body) {
+  return std::string(kHeader) +
+         ".visible .entry k(.param .u64 out)\n{\n"
+         " .reg .pred %p<3>; .reg .b16 %rs<3>; .reg .b32 %r<9>; .reg .b64 %rd<9>;\n"
+         " .reg .f32 %f<3>;\n .shared .align 8 .b8 tile[64];\n"
+         " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n cvt.u64.u32 %rd2, %r1;\n" +
+         body + " ret;\n}\n";
+}
+
+TEST(PtxTranslateTest, BitInstructionsTranslate) {
+  auto spirv = TranslatePtx(Kernel(
+      " popc.b32 %r2, %r1;\n popc.b64 %r3, %rd2;\n clz.b32 %r4, %r1;\n clz.b64 %r5, %rd2;\n"
+      " brev.b32 %r6, %r1;\n brev.b64 %rd3, %rd2;\n bfe.u32 %r2, %r1, %r3, 7;\n"
+      " bfe.s32 %r3, %r1, 4, %r4;\n bfe.u64 %rd4, %rd2, %r1, 40;\n bfe.s64 %rd5, %rd2, 3, %r2;\n"
+      " bfi.b32 %r7, %r1, %r2, 5, %r3;\n bfi.b64 %rd6, %rd2, %rd3, %r1, 33;\n"
+      " prmt.b32 %r8, %r1, %r2, %r3;\n prmt.b32 %r8, %r8, 0, 0x8a01;\n"
+      " add.sat.s32 %r2, %r1, %r8;\n sub.sat.s32 %r3, %r2, -5;\n"
+      " mov.b64 %rd7, {%r1, %r2};\n mov.b64 {%r3, %r4}, %rd7;\n mov.b32 %r5, {%rs1, %rs2};\n"
+      " st.global.u32 [%rd1], %r3;\n st.global.u64 [%rd1+8], %rd6;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  const std::string dis = Disassemble(*spirv);
+  EXPECT_NE(dis.find("OpBitCount"), std::string::npos);
+  EXPECT_NE(dis.find("OpBitReverse"), std::string::npos);
+}
+
+TEST(PtxTranslateTest, UnsupportedFormsOfBitInstructionsNameTheirLine) {
+  for (const char* body : {" prmt.b32.f4e %r2, %r1, %r1, 1;\n", " mul.sat.s32 %r2, %r1, %r1;\n",
+                           " add.sat.u32 %r2, %r1, %r1;\n", " popc.b16 %rs1, %rs2;\n"}) {
+    auto spirv = TranslatePtx(Kernel(body));
+    ASSERT_FALSE(spirv.ok()) << body;
+    EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented) << spirv.status();
+    EXPECT_NE(spirv.status().message().find("ptx line 12"), std::string::npos) << spirv.status();
+  }
 }
 
 }  // namespace
