@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -613,6 +614,64 @@ TEST_F(PtxConformance, BitFieldsPermutesAndSaturationFollowTheIsa) {
   }
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// PTX's float-to-integer conversion: truncate or round, then clamp to the
+// destination's range; NaN gives 0.
+template <typename I, typename F>
+I SaturatingConvert(F x) {
+  if (std::isnan(x)) return 0;
+  const F limit = std::ldexp(F{1}, std::numeric_limits<I>::digits);
+  if (x >= limit) return std::numeric_limits<I>::max();
+  if (x < (std::numeric_limits<I>::is_signed ? -limit : F{0})) return std::numeric_limits<I>::min();
+  return static_cast<I>(x);
+}
+
+TEST_F(PtxConformance, FloatToIntegerConversionsSaturateAndMapNanToZero) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxFloatToInt(), "float_to_int", &module);
+  ASSERT_NE(f, nullptr);
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> fs = {std::nanf(""),  inf,           -inf,          3e9f,
+                                 -3e9f,          2147483520.0f, 2147483648.0f, -2147483648.0f,
+                                 -2147483904.0f, 4294967296.0f, 4294967040.0f, 1.5f,
+                                 -1.5f,          2.5f,          -0.5f,         1e20f,
+                                 -1e20f,         9.2233715e18f, 9.223372e18f,  1.8446743e19f,
+                                 2e19f,          0.0f,          -0.0f,         123456.7f};
+  std::vector<double> ds;
+  for (float x : fs) ds.push_back(static_cast<double>(x) * 1.0000001);
+  ds[5] = 2147483647.9;
+  ds[6] = -2147483648.9;
+  ds[7] = 4294967295.5;
+  ds[8] = 9223372036854775807.0;
+  int n = static_cast<int>(fs.size());
+  CUdeviceptr df = CudaUpload(fs), dd = CudaUpload(ds), ds32 = 0, du32 = 0, ds64 = 0, du64 = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&ds32, n * 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&du32, n * 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&ds64, n * 16));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&du64, n * 16));
+  void* params[] = {&df, &dd, &ds32, &du32, &ds64, &du64, &n};
+  Launch(f, 1, 32, params);
+  const std::vector<int32_t> s32 = CudaDownload<int32_t>(ds32, 2 * n);
+  const std::vector<uint32_t> u32 = CudaDownload<uint32_t>(du32, 2 * n);
+  const std::vector<int64_t> s64 = CudaDownload<int64_t>(ds64, 2 * n);
+  const std::vector<uint64_t> u64 = CudaDownload<uint64_t>(du64, 2 * n);
+  for (int i = 0; i < n; ++i) {
+    const float x = fs[i];
+    const double y = ds[i];
+    SCOPED_TRACE(testing::Message() << "x=" << x << " y=" << y);
+    EXPECT_EQ(s32[2 * i], SaturatingConvert<int32_t>(x));
+    EXPECT_EQ(s32[2 * i + 1],
+              SaturatingConvert<int32_t>(std::nearbyint(x)) ^ SaturatingConvert<int32_t>(y));
+    EXPECT_EQ(u32[2 * i], SaturatingConvert<uint32_t>(x));
+    EXPECT_EQ(u32[2 * i + 1], SaturatingConvert<uint32_t>(y));
+    EXPECT_EQ(s64[2 * i], SaturatingConvert<int64_t>(x));
+    EXPECT_EQ(s64[2 * i + 1], SaturatingConvert<int64_t>(y));
+    EXPECT_EQ(u64[2 * i], SaturatingConvert<uint64_t>(x));
+    EXPECT_EQ(u64[2 * i + 1], SaturatingConvert<uint64_t>(y));
+  }
+  for (CUdeviceptr p : {df, dd, ds32, du32, ds64, du64}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -1462,13 +1463,47 @@ class FunctionEmitter {
     return Write(inst.operands[0], result, Type::kPred, inst.line);
   }
 
+  // PTX: float-to-integer conversions clamp to the destination's range and
+  // give 0 for NaN; SPIR-V leaves out-of-range values undefined. The limits
+  // are powers of two, exact in every float type: values at or above 2^(n-1)
+  // (2^n unsigned) give the maximum, values below -2^(n-1) (0) the minimum,
+  // and only in-range values (NaN fails both ordered compares) reach the
+  // conversion. Narrow destinations convert at 32 bits, then truncate.
+  uint32_t FloatToIntSaturating(uint32_t x, Type from, Type to) {
+    const int fb = TypeBits(from), tb = TypeBits(to);
+    const bool sg = IsSigned(to);
+    const int cb = tb == 64 ? 64 : 32;  // the conversion's width
+    const uint32_t ft = SpvType(from), ct = b_.Int(cb), boolean = b_.Bool();
+    const double hi = std::ldexp(1.0, sg ? tb - 1 : tb);
+    const double lo = sg ? -hi : 0.0;
+    const uint64_t max = sg         ? (uint64_t{1} << (tb - 1)) - 1
+                         : tb == 64 ? ~uint64_t{0}
+                                    : (uint64_t{1} << tb) - 1;
+    const uint64_t min = sg ? ~uint64_t{0} << (tb - 1) : 0;
+    const uint32_t too_big = Op2(spv::OpFOrdGreaterThanEqual, boolean, x, b_.ConstFloat(fb, hi));
+    const uint32_t too_small = Op2(spv::OpFOrdLessThan, boolean, x, b_.ConstFloat(fb, lo));
+    const uint32_t in_range =
+        Op2(spv::OpLogicalAnd, boolean,
+            Op2(spv::OpFOrdGreaterThanEqual, boolean, x, b_.ConstFloat(fb, lo)),
+            Op2(spv::OpFOrdLessThan, boolean, x, b_.ConstFloat(fb, hi)));
+    const uint32_t safe = Select(ft, in_range, x, b_.ConstFloat(fb, 0.0));
+    const uint32_t converted = Op1(sg ? spv::OpConvertFToS : spv::OpConvertFToU, ct, safe);
+    uint32_t result = Select(ct, too_big, b_.ConstInt(cb, max),
+                             Select(ct, too_small, b_.ConstInt(cb, min), converted));
+    if (tb < cb) result = Op1(spv::OpUConvert, b_.Int(tb), result);
+    return result;
+  }
+
   absl::Status EmitCvt(const Instruction& inst) {
     if (inst.types.size() != 2 || inst.operands.size() != 2) {
       return SyntaxError(inst.line, "cvt takes two types and two operands");
     }
     const Type to = inst.types[0], from = inst.types[1];
     if (to == Type::kF16 || from == Type::kF16) return Unsupported(inst.line, "cvt with .f16");
-    if (inst.HasModifier("sat") && !IsFloat(to)) return Unsupported(inst.line, "integer cvt.sat");
+    // Float-to-integer conversions saturate anyway, so only integer sources
+    // make .sat on an integer destination a separate case.
+    if (inst.HasModifier("sat") && !IsFloat(to) && !IsFloat(from))
+      return Unsupported(inst.line, "integer cvt.sat");
     auto v = Read(inst.operands[1], from, inst.line);
     if (!v.ok()) return v.status();
     const uint32_t t = SpvType(to);
@@ -1491,10 +1526,7 @@ class FunctionEmitter {
       result = from == to ? *v : Op1(spv::OpFConvert, t, *v);
       result = round(t, result);
     } else if (IsFloat(from)) {
-      // PTX float-to-int conversions saturate; SPIR-V leaves out-of-range
-      // values undefined (documented gap).
-      const uint32_t r = round(SpvType(from), *v);
-      result = Op1(IsSigned(to) ? spv::OpConvertFToS : spv::OpConvertFToU, t, r);
+      result = FloatToIntSaturating(round(SpvType(from), *v), from, to);
     } else if (IsFloat(to)) {
       result = Op1(IsSigned(from) ? spv::OpConvertSToF : spv::OpConvertUToF, t, *v);
     } else {

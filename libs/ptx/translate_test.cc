@@ -56,7 +56,7 @@ TEST_P(CorpusTest, TranslatesToValidVulkanSpirv) {
 INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                          testing::Values("vector_add", "saxpy", "grid_stride", "block_reduce",
                                          "histogram", "early_return", "dyn_shared", "module_vars",
-                                         "local_array", "bit_ops"));
+                                         "local_array", "bit_ops", "float_to_int"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
@@ -161,6 +161,16 @@ TEST(PtxTranslateTest, UnsupportedFormsOfBitInstructionsNameTheirLine) {
     EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented) << spirv.status();
     EXPECT_NE(spirv.status().message().find("ptx line 12"), std::string::npos) << spirv.status();
   }
+}
+
+TEST(PtxTranslateTest, FloatToIntegerConversionsSaturate) {
+  auto spirv = TranslatePtx(
+      Kernel(" mov.f32 %f1, 0f7F800000;\n cvt.rzi.s32.f32 %r2, %f1;\n cvt.rni.u32.f32 %r3, %f1;\n"
+             " cvt.rzi.s64.f32 %rd3, %f1;\n cvt.rmi.u64.f32 %rd4, %f1;\n"
+             " cvt.rzi.sat.s16.f32 %rs1, %f1;\n cvt.rpi.u8.f32 %rs2, %f1;\n"
+             " st.global.u32 [%rd1], %r2;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
 }
 
 }  // namespace
