@@ -617,6 +617,135 @@ TEST_F(PtxConformance, BitFieldsPermutesAndSaturationFollowTheIsa) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
+TEST_F(PtxConformance, CompareAndSwapWrappingCountersAndNarrowStores) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxAtomicsExt(), "atomics_ext", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 997;  // the counters end neither at 0 nor at their bounds
+  std::vector<uint32_t> in = Mixed(n, 3);
+  for (uint32_t& v : in) v |= 0x100;  // never 0, the value the CAS expects
+  CUdeviceptr din = CudaUpload(in), dcas32 = 0, dcas64 = 0, dcounters = 0, dsums = 0, dbytes = 0,
+              dshorts = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dcas32, 256 * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dcas32, 0, 256));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dcas64, 32 * 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dcas64, 0, 64));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dcounters, 3 * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dcounters, 0, 3));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dsums, 4 * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dsums, 0, 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dbytes, n + 3));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD8(dbytes, 0xee, n + 3));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dshorts, n * 2 + 2));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD8(dshorts, 0xee, n * 2 + 2));
+  void* params[] = {&din, &dcas32, &dcas64, &dcounters, &dsums, &dbytes, &dshorts, &n};
+  const unsigned block = 128, blocks = (n + block - 1) / block;
+  Launch(f, blocks, block, params);
+
+  // Each CAS slot holds the value of one of the threads that aimed at it.
+  const std::vector<uint32_t> cas32 = CudaDownload<uint32_t>(dcas32, 256);
+  const std::vector<uint64_t> cas64 = CudaDownload<uint64_t>(dcas64, 32);
+  for (unsigned s = 0; s < 256; ++s) {
+    bool aimed = false, found = false;
+    for (int i = 0; i < n; ++i) {
+      if ((in[i] & 255) != s) continue;
+      aimed = true;
+      found = found || cas32[s] == in[i];
+    }
+    EXPECT_TRUE(aimed ? found : cas32[s] == 0) << "slot " << s << " holds " << cas32[s];
+  }
+  for (unsigned s = 0; s < 32; ++s) {
+    // The winner's value and index, or 0 where no thread aimed.
+    const int i = static_cast<int>(cas64[s] & 0xffffffffu);
+    if (cas64[s] == 0) {
+      for (uint32_t v : in) EXPECT_NE(v & 31, s);
+      continue;
+    }
+    ASSERT_LT(i, n) << s;
+    EXPECT_EQ(in[i] & 31, s);
+    EXPECT_EQ(cas64[s] >> 32, in[i]) << s;
+  }
+  // atomicInc(9) n times from 0 wraps every 10; atomicDec(12) from 0 goes
+  // 12, 11, ..., 0, 12, ... (every 13).
+  const std::vector<uint32_t> counters = CudaDownload<uint32_t>(dcounters, 3);
+  EXPECT_EQ(counters[0], static_cast<uint32_t>(n % 10));
+  EXPECT_EQ(counters[1], static_cast<uint32_t>((13 - n % 13) % 13));
+  // counters[2]: per block, the shared slots (v & 63) some thread claimed.
+  uint32_t claimed = 0;
+  for (unsigned b = 0; b < blocks; ++b) {
+    uint64_t slots = 0;
+    for (int i = b * block; i < std::min<int>(n, (b + 1) * block); ++i)
+      slots |= 1ull << (in[i] & 63);
+    claimed += __builtin_popcountll(slots);
+  }
+  EXPECT_EQ(counters[2], claimed);
+  std::vector<float> sums(4, 0.0f);
+  for (int i = 0; i < n; ++i) sums[in[i] & 3] += static_cast<float>(in[i] & 15);
+  EXPECT_EQ(CudaDownload<float>(dsums, 4), sums);  // small integers: exact
+  const std::vector<uint8_t> bytes = CudaDownload<uint8_t>(dbytes, n + 3);
+  const std::vector<int16_t> shorts = CudaDownload<int16_t>(dshorts, n + 1);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(bytes[i], static_cast<uint8_t>(in[i] * 7)) << i;
+    ASSERT_EQ(shorts[i], static_cast<int16_t>(in[i] * 13 - 40000)) << i;
+  }
+  // Bytes past the last store keep their value.
+  EXPECT_EQ(bytes[n], 0xee);
+  EXPECT_EQ(static_cast<uint16_t>(shorts[n]), 0xeeee);
+  for (CUdeviceptr p : {din, dcas32, dcas64, dcounters, dsums, dbytes, dshorts}) {
+    EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// atom.inc/atom.dec from values above the bound and at 0 (PTX: inc gives
+// old >= b ? 0 : old + 1; dec gives (old == 0 || old > b) ? b : old - 1).
+TEST_F(PtxConformance, WrappingIncrementAndDecrementFollowTheIsa) {
+  const char* ptx = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry wrap(.param .u64 words, .param .u64 bounds, .param .u64 olds)
+{
+ .reg .b32 %r<8>; .reg .b64 %rd<12>;
+ ld.param.u64 %rd1, [words];
+ ld.param.u64 %rd2, [bounds];
+ ld.param.u64 %rd3, [olds];
+ mov.u32 %r1, %tid.x;
+ mul.wide.u32 %rd4, %r1, 8;
+ add.s64 %rd5, %rd1, %rd4;
+ add.s64 %rd6, %rd3, %rd4;
+ mul.wide.u32 %rd7, %r1, 4;
+ add.s64 %rd8, %rd2, %rd7;
+ ld.global.u32 %r2, [%rd8];
+ atom.global.inc.u32 %r3, [%rd5], %r2;
+ atom.global.dec.u32 %r4, [%rd5+4], %r2;
+ st.global.v2.u32 [%rd6], {%r3, %r4};
+ ret;
+}
+)";
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(ptx, "wrap", &module);
+  ASSERT_NE(f, nullptr);
+  const std::vector<uint32_t> start = {0, 5, 9, 10, 11, 0xffffffffu, 3, 0, 7, 100};
+  const std::vector<uint32_t> bounds = {9, 9, 9, 9, 9, 0xffffffffu, 0, 0, 7, 0xffffffffu};
+  std::vector<uint32_t> words;
+  for (uint32_t v : start) words.insert(words.end(), {v, v});
+  CUdeviceptr dwords = CudaUpload(words), dbounds = CudaUpload(bounds), dolds = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dolds, words.size() * 4));
+  void* params[] = {&dwords, &dbounds, &dolds};
+  Launch(f, 1, static_cast<unsigned>(start.size()), params);
+  const std::vector<uint32_t> after = CudaDownload<uint32_t>(dwords, words.size());
+  const std::vector<uint32_t> olds = CudaDownload<uint32_t>(dolds, words.size());
+  for (size_t i = 0; i < start.size(); ++i) {
+    const uint32_t old = start[i], b = bounds[i];
+    EXPECT_EQ(olds[2 * i], old) << i;
+    EXPECT_EQ(olds[2 * i + 1], old) << i;
+    EXPECT_EQ(after[2 * i], old >= b ? 0u : old + 1) << i;
+    EXPECT_EQ(after[2 * i + 1], (old == 0 || old > b) ? b : old - 1) << i;
+  }
+  for (CUdeviceptr p : {dwords, dbounds, dolds}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
 // PTX's float-to-integer conversion: truncate or round, then clamp to the
 // destination's range; NaN gives 0.
 template <typename I, typename F>

@@ -173,6 +173,7 @@ class ModuleBuilder {
   Words& modes() { return modes_; }
   Words& functions() { return functions_; }
   bool float_atomics = false;
+  bool int64_atomics = false;
   // Module-scope .global/.const variables (DeclareGlobals): the
   // streamhal_globals buffer, its member 0 holding the buffer's own device
   // address, and each variable's byte offset in it.
@@ -187,6 +188,7 @@ class ModuleBuilder {
     if (int16_) Emit(out, spv::OpCapability, {spv::CapabilityInt16});
     if (int8_) Emit(out, spv::OpCapability, {spv::CapabilityInt8});
     if (float64_) Emit(out, spv::OpCapability, {spv::CapabilityFloat64});
+    if (int64_atomics) Emit(out, spv::OpCapability, {spv::CapabilityInt64Atomics});
     if (float_atomics) {
       Emit(out, spv::OpCapability, {spv::CapabilityAtomicFloat32AddEXT});
       Words w;
@@ -811,6 +813,42 @@ class FunctionEmitter {
       }
       return absl::OkStatus();
     }
+    if ((bits == 8 || bits == 16) && !IsFloat(type)) {
+      // A narrow store changes its bytes of the aligned word. Other threads
+      // may own the word's other bytes, so global and shared words change by
+      // an atomic and (clear) and or (set) that touch this store's bits only;
+      // .local words are the thread's own.
+      const uint32_t low = space == Space::kGlobal ? Op1(spv::OpUConvert, u32, addr) : addr;
+      const uint32_t shift =
+          Op2(spv::OpShiftLeftLogical, u32, Op2(spv::OpBitwiseAnd, u32, low, b_.ConstInt(32, 3)),
+              b_.ConstInt(32, 3));
+      const uint32_t mask =
+          Op2(spv::OpShiftLeftLogical, u32, b_.ConstInt(32, (uint64_t{1} << bits) - 1), shift);
+      const uint32_t placed =
+          Op2(spv::OpShiftLeftLogical, u32, Op1(spv::OpUConvert, u32, value), shift);
+      const uint32_t keep = Op1(spv::OpNot, u32, mask);
+      uint32_t ptr;
+      if (space == Space::kGlobal) {
+        const uint32_t aligned =
+            Op2(spv::OpBitwiseAnd, b_.Int(64), addr, b_.ConstInt(64, ~uint64_t{3}));
+        ptr =
+            Op1(spv::OpConvertUToPtr, b_.Ptr(spv::StorageClassPhysicalStorageBuffer, u32), aligned);
+      } else {
+        ptr = SharedWordPtr(addr, space);
+      }
+      if (space == Space::kLocal) {
+        const uint32_t word = Op1(spv::OpLoad, u32, ptr);
+        Emit(code_, spv::OpStore,
+             {ptr, Op2(spv::OpBitwiseOr, u32, Op2(spv::OpBitwiseAnd, u32, word, keep), placed)});
+        return absl::OkStatus();
+      }
+      const uint32_t scope =
+          b_.ConstInt(32, space == Space::kGlobal ? spv::ScopeDevice : spv::ScopeWorkgroup);
+      const uint32_t relaxed = b_.ConstInt(32, 0);
+      Emit(code_, spv::OpAtomicAnd, {u32, b_.NewId(), ptr, scope, relaxed, keep});
+      Emit(code_, spv::OpAtomicOr, {u32, b_.NewId(), ptr, scope, relaxed, placed});
+      return absl::OkStatus();
+    }
     return Unsupported(line, absl::StrCat(bits, "-bit stores to this state space"));
   }
 
@@ -927,59 +965,159 @@ class FunctionEmitter {
   absl::Status EmitAtomic(const Instruction& inst) {
     const bool is_red = inst.opcode == "red";
     const Type type = inst.type();
-    const size_t n = inst.operands.size();
-    if (n != (is_red ? 2u : 3u)) return SyntaxError(inst.line, "atom/red operand count");
-    const Operand& addr_op = inst.operands[is_red ? 0 : 1];
-    const Operand& val_op = inst.operands[is_red ? 1 : 2];
+    static const std::set<std::string> kOperations = {"add", "and", "or",  "xor", "exch",
+                                                      "min", "max", "cas", "inc", "dec"};
+    std::string what;
+    for (const std::string& m : inst.modifiers) {
+      if (kOperations.count(m)) what = m;
+    }
+    if (what.empty()) return Unsupported(inst.line, absl::StrCat(inst.opcode, " operation"));
+    const bool cas = what == "cas", wrap = what == "inc" || what == "dec";
+    if (cas && is_red) return SyntaxError(inst.line, "red has no .cas");
+    const size_t first = is_red ? 1 : 2;  // the first source operand
+    if (inst.operands.size() != first + (cas ? 2 : 1))
+      return SyntaxError(inst.line, "atom/red operand count");
+    const Operand& addr_op = inst.operands[first - 1];
     const Space space = AccessSpace(inst);
+    const int bits = TypeBits(type);
+    if (bits != 32 && bits != 64) return Unsupported(inst.line, "atomic width");
+    if (IsFloat(type) && (what != "add" || bits != 32))
+      return Unsupported(inst.line, "float atomic other than add.f32");
+    if (wrap && type != Type::kU32)
+      return Unsupported(inst.line, absl::StrCat("atom.", what, " other than .u32"));
+    auto value = Read(inst.operands[first], type, inst.line);
+    if (!value.ok()) return value.status();
+    uint32_t swap = 0;
+    if (cas) {
+      auto v = Read(inst.operands[first + 1], type, inst.line);
+      if (!v.ok()) return v.status();
+      swap = *v;
+    }
+    if (bits == 64) b_.int64_atomics = true;
+    // The operation on a global (u64 address) or shared (u32 byte offset)
+    // location.
+    auto atomic_at = [&](Space at, uint32_t addr) -> absl::StatusOr<uint32_t> {
+      uint32_t ptr = 0;
+      uint32_t scope = spv::ScopeDevice;
+      if (at == Space::kGlobal) {
+        ptr = Op1(spv::OpConvertUToPtr,
+                  b_.Ptr(spv::StorageClassPhysicalStorageBuffer, SpvType(type)), addr);
+      } else {
+        // Shared memory is an array of 32-bit words: no 64-bit view of it.
+        if (bits != 32) return Unsupported(inst.line, "64-bit shared atomic");
+        ptr = SharedWordPtr(addr);
+        scope = spv::ScopeWorkgroup;
+      }
+      return AtomicOperation(what, type, at, ptr, b_.ConstInt(32, scope), *value, swap);
+    };
+    absl::StatusOr<uint32_t> id;
+    if (space == Space::kGlobal) {
+      auto addr = GlobalAddress(addr_op, 0, inst.line);
+      if (!addr.ok()) return addr.status();
+      id = atomic_at(Space::kGlobal, *addr);
+    } else if (space == Space::kShared) {
+      auto addr = SharedAddress(addr_op, 0, inst.line);
+      if (!addr.ok()) return addr.status();
+      id = atomic_at(Space::kShared, *addr);
+    } else {
+      return Unsupported(inst.line, "atomic state space");
+    }
+    if (!id.ok()) return id.status();
+    if (!is_red) SH_PTX_RETURN_IF_ERROR(Write(inst.operands[0], *id, type, inst.line));
+    return absl::OkStatus();
+  }
+
+  // One atomic `what` (atom's operation modifier) of `type` at `ptr`;
+  // returns the value it replaced.
+  uint32_t AtomicOperation(const std::string& what, Type type, Space space, uint32_t ptr,
+                           uint32_t scope_id, uint32_t value, uint32_t swap) {
     static const std::map<std::string, spv::Op> kIntOps = {{"add", spv::OpAtomicIAdd},
                                                            {"and", spv::OpAtomicAnd},
                                                            {"or", spv::OpAtomicOr},
                                                            {"xor", spv::OpAtomicXor},
                                                            {"exch", spv::OpAtomicExchange}};
-    std::string what;
-    for (const std::string& m : inst.modifiers) {
-      if (kIntOps.count(m) || m == "min" || m == "max") what = m;
-    }
-    if (what.empty()) return Unsupported(inst.line, absl::StrCat(inst.opcode, " operation"));
-    const int bits = TypeBits(type);
-    spv::Op op;
-    if (IsFloat(type)) {
-      if (what != "add" || bits != 32)
-        return Unsupported(inst.line, "float atomic other than add.f32");
-      op = spv::OpAtomicFAddEXT;
-    } else if (what == "min") {
-      op = IsSigned(type) ? spv::OpAtomicSMin : spv::OpAtomicUMin;
-    } else if (what == "max") {
-      op = IsSigned(type) ? spv::OpAtomicSMax : spv::OpAtomicUMax;
+    const uint32_t relaxed = b_.ConstInt(32, 0);
+    const uint32_t boolean = b_.Bool();
+    uint32_t id = 0;
+    if (what == "cas") {
+      // PTX: d = *a; *a = (d == b) ? c : d.
+      id = b_.NewId();
+      Emit(code_, spv::OpAtomicCompareExchange,
+           {SpvType(type), id, ptr, scope_id, relaxed, relaxed, swap, value});
+    } else if (what == "inc" || what == "dec") {
+      // SPIR-V has no bounded increment: a compare-exchange loop computes
+      // PTX's inc: old >= b ? 0 : old + 1 and dec: (old == 0 || old > b) ? b
+      // : old - 1.
+      const uint32_t u32 = b_.Int(32), bound = value;
+      id = CompareExchangeLoop(u32, ptr, scope_id, [&](uint32_t old) {
+        if (what == "inc") {
+          return Select(u32, Op2(spv::OpUGreaterThanEqual, boolean, old, bound), b_.ConstInt(32, 0),
+                        Op2(spv::OpIAdd, u32, old, b_.ConstInt(32, 1)));
+        }
+        const uint32_t reset =
+            Op2(spv::OpLogicalOr, boolean, Op2(spv::OpIEqual, boolean, old, b_.ConstInt(32, 0)),
+                Op2(spv::OpUGreaterThan, boolean, old, bound));
+        return Select(u32, reset, bound, Op2(spv::OpISub, u32, old, b_.ConstInt(32, 1)));
+      });
+    } else if (IsFloat(type) && space == Space::kShared) {
+      // The shared words are integers, and float atomics on Workgroup memory
+      // need a device feature besides: a compare-exchange loop on the bits.
+      const uint32_t u32 = b_.Int(32), f32 = b_.Float(32);
+      const uint32_t bits_old = CompareExchangeLoop(u32, ptr, scope_id, [&](uint32_t old) {
+        const uint32_t sum = Op2(spv::OpFAdd, f32, Op1(spv::OpBitcast, f32, old), value);
+        return Op1(spv::OpBitcast, u32, sum);
+      });
+      id = Op1(spv::OpBitcast, f32, bits_old);
     } else {
-      op = kIntOps.at(what);
+      spv::Op op;
+      if (IsFloat(type)) {
+        op = spv::OpAtomicFAddEXT;
+        b_.float_atomics = true;
+      } else if (what == "min") {
+        op = IsSigned(type) ? spv::OpAtomicSMin : spv::OpAtomicUMin;
+      } else if (what == "max") {
+        op = IsSigned(type) ? spv::OpAtomicSMax : spv::OpAtomicUMax;
+      } else {
+        op = kIntOps.at(what);
+      }
+      id = b_.NewId();
+      Emit(code_, op, {SpvType(type), id, ptr, scope_id, relaxed, value});
     }
-    if (bits != 32 && bits != 64) return Unsupported(inst.line, "atomic width");
-    auto value = Read(val_op, type, inst.line);
-    if (!value.ok()) return value.status();
-    uint32_t ptr = 0;
-    uint32_t scope = spv::ScopeDevice;
-    if (space == Space::kGlobal) {
-      auto addr = GlobalAddress(addr_op, 0, inst.line);
-      if (!addr.ok()) return addr.status();
-      ptr = Op1(spv::OpConvertUToPtr, b_.Ptr(spv::StorageClassPhysicalStorageBuffer, SpvType(type)),
-                *addr);
-    } else if (space == Space::kShared) {
-      if (IsFloat(type) || bits != 32)
-        return Unsupported(inst.line, "shared atomic other than 32-bit integer");
-      auto addr = SharedAddress(addr_op, 0, inst.line);
-      if (!addr.ok()) return addr.status();
-      ptr = SharedWordPtr(*addr);
-      scope = spv::ScopeWorkgroup;
-    } else {
-      return Unsupported(inst.line, "atomic state space");
-    }
-    if (IsFloat(type)) b_.float_atomics = true;
-    const uint32_t id = b_.NewId();
-    Emit(code_, op, {SpvType(type), id, ptr, b_.ConstInt(32, scope), b_.ConstInt(32, 0), *value});
-    if (!is_red) SH_PTX_RETURN_IF_ERROR(Write(inst.operands[0], id, type, inst.line));
-    return absl::OkStatus();
+    return id;
+  }
+
+  // An atomic read-modify-write SPIR-V has no instruction for: loads the
+  // value, then retries OpAtomicCompareExchange of `update(old)` until no
+  // other thread changed the value in between. Returns the value replaced.
+  // Each retry is a loop iteration (docs/ptx.md, loop limit); contention
+  // costs about one retry per competing thread.
+  template <typename F>
+  uint32_t CompareExchangeLoop(uint32_t type, uint32_t ptr, uint32_t scope_id, F update) {
+    const uint32_t relaxed = b_.ConstInt(32, 0);
+    const uint32_t old_var = b_.NewId();
+    Emit(vars_, spv::OpVariable,
+         {b_.Ptr(spv::StorageClassFunction, type), old_var, spv::StorageClassFunction});
+    const uint32_t initial = b_.NewId();
+    Emit(code_, spv::OpAtomicLoad, {type, initial, ptr, scope_id, relaxed});
+    Emit(code_, spv::OpStore, {old_var, initial});
+    const uint32_t header = b_.NewId(), body = b_.NewId(), cont = b_.NewId(), merge = b_.NewId();
+    Emit(code_, spv::OpBranch, {header});
+    Emit(code_, spv::OpLabel, {header});
+    Emit(code_, spv::OpLoopMerge, {merge, cont, spv::LoopControlMaskNone});
+    Emit(code_, spv::OpBranch, {body});
+    Emit(code_, spv::OpLabel, {body});
+    const uint32_t old = Op1(spv::OpLoad, type, old_var);
+    const uint32_t replacement = update(old);
+    const uint32_t seen = b_.NewId();
+    Emit(code_, spv::OpAtomicCompareExchange,
+         {type, seen, ptr, scope_id, relaxed, relaxed, replacement, old});
+    Emit(code_, spv::OpStore, {old_var, seen});
+    const uint32_t done = Op2(spv::OpIEqual, b_.Bool(), seen, old);
+    Emit(code_, spv::OpBranch, {cont});
+    Emit(code_, spv::OpLabel, {cont});
+    Emit(code_, spv::OpBranchConditional, {done, merge, header});
+    Emit(code_, spv::OpLabel, {merge});
+    return Op1(spv::OpLoad, type, old_var);
   }
 
   // --- arithmetic ---

@@ -56,7 +56,7 @@ TEST_P(CorpusTest, TranslatesToValidVulkanSpirv) {
 INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                          testing::Values("vector_add", "saxpy", "grid_stride", "block_reduce",
                                          "histogram", "early_return", "dyn_shared", "module_vars",
-                                         "local_array", "bit_ops", "float_to_int"));
+                                         "local_array", "bit_ops", "float_to_int", "atomics_ext"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
@@ -161,6 +161,29 @@ TEST(PtxTranslateTest, UnsupportedFormsOfBitInstructionsNameTheirLine) {
     EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented) << spirv.status();
     EXPECT_NE(spirv.status().message().find("ptx line 12"), std::string::npos) << spirv.status();
   }
+}
+
+TEST(PtxTranslateTest, AtomicsAndNarrowStoresTranslate) {
+  auto spirv = TranslatePtx(Kernel(
+      " atom.global.cas.b32 %r2, [%rd1], 0, %r1;\n atom.global.cas.b64 %rd3, [%rd1+8], %rd2, 7;\n"
+      " atom.shared.cas.b32 %r3, [tile+4], %r1, 1;\n atom.global.inc.u32 %r4, [%rd1], 9;\n"
+      " atom.shared.dec.u32 %r5, [tile], %r1;\n atom.shared.add.f32 %f1, [tile+8], 0f3F800000;\n"
+      " red.shared.add.f32 [tile+12], %f1;\n st.global.u8 [%rd1+3], %r1;\n"
+      " st.global.u16 [%rd1+6], %rs1;\n st.shared.u8 [tile+17], %r2;\n"
+      " st.shared.b16 [tile+18], %rs2;\n ld.global.s8 %r6, [%rd1+1];\n"
+      " ld.shared.s16 %r7, [tile+2];\n st.global.u32 [%rd1], %r7;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  const std::string dis = Disassemble(*spirv);
+  EXPECT_NE(dis.find("OpAtomicCompareExchange"), std::string::npos);
+  EXPECT_NE(dis.find("OpAtomicAnd"), std::string::npos);
+}
+
+TEST(PtxTranslateTest, SixtyFourBitSharedAtomicIsUnsupported) {
+  auto spirv = TranslatePtx(Kernel(" atom.shared.cas.b64 %rd3, [tile], %rd2, 7;\n"));
+  ASSERT_FALSE(spirv.ok());
+  EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(spirv.status().message().find("ptx line 12"), std::string::npos) << spirv.status();
 }
 
 TEST(PtxTranslateTest, FloatToIntegerConversionsSaturate) {
