@@ -746,6 +746,48 @@ TEST_F(PtxConformance, WrappingIncrementAndDecrementFollowTheIsa) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
+TEST_F(PtxConformance, GenericPointersReachSharedAndGlobalMemory) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxGenericShared(), "generic_shared", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 1000;
+  const unsigned block = 128, blocks = (n + block - 1) / block, threads = blocks * block;
+  std::vector<int32_t> in(n);
+  for (int i = 0; i < n; ++i) in[i] = i * 7919 - 300000;
+  CUdeviceptr din = CudaUpload(in), dout = 0, dscratch = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dscratch, threads * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dscratch, 0, threads));
+  void* params[] = {&din, &dout, &dscratch, &n};
+  Launch(f, blocks, block, params);
+  // The kernel's steps on the host, block by block.
+  std::vector<uint32_t> scratch(threads, 0);
+  std::vector<uint32_t> out(n);
+  for (unsigned b = 0; b < blocks; ++b) {
+    std::vector<uint32_t> tile(block), v(block);
+    for (unsigned t = 0; t < block; ++t) {
+      const unsigned i = b * block + t;
+      tile[t] = v[t] = i < static_cast<unsigned>(n) ? static_cast<uint32_t>(in[i]) : 0;
+    }
+    for (unsigned t = 0; t < block; ++t) {
+      const unsigned i = b * block + t;
+      (t & 1 ? scratch[i] : tile[t ^ 2]) = v[t] * 3 + 1;
+    }
+    for (unsigned t = 0; t < block; ++t) {
+      uint32_t& word = (t & 2) ? tile[t] : scratch[b * block + t];
+      word = (word & 0xffffu) | (static_cast<uint32_t>(static_cast<uint16_t>(t - 100)) << 16);
+    }
+    for (unsigned t = 0; t < block; ++t) {
+      const unsigned i = b * block + t;
+      if (i < static_cast<unsigned>(n)) out[i] = tile[t] + (t & 1 ? scratch[i] : 0);
+    }
+  }
+  EXPECT_EQ(CudaDownload<uint32_t>(dout, n), out);
+  EXPECT_EQ(CudaDownload<uint32_t>(dscratch, threads), scratch);
+  for (CUdeviceptr p : {din, dout, dscratch}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
 // PTX's float-to-integer conversion: truncate or round, then clamp to the
 // destination's range; NaN gives 0.
 template <typename I, typename F>

@@ -23,6 +23,11 @@ namespace {
 
 using Words = std::vector<uint32_t>;
 
+// Where cvta.shared puts shared addresses in the generic address space: above
+// any device address Vulkan hands out (user-space pointers on lavapipe, at
+// most 57 bits on GPUs), with the shared byte offset in the low 32 bits.
+constexpr uint64_t kSharedWindow = 0xffff'f000'0000'0000ull;
+
 void Emit(Words& out, spv::Op op, std::initializer_list<uint32_t> operands) {
   out.push_back(static_cast<uint32_t>((operands.size() + 1) << 16) | op);
   out.insert(out.end(), operands.begin(), operands.end());
@@ -240,6 +245,15 @@ class FunctionEmitter {
       Emit(vars_, spv::OpVariable,
            {b_.Ptr(spv::StorageClassFunction, SpvType(type)), var, spv::StorageClassFunction});
       reg_vars_[name] = {var, type};
+    }
+    for (const Block& block : f_.blocks) {
+      for (const Instruction& inst : block.body) {
+        if (inst.opcode != "cvta" || inst.space != Space::kShared || inst.HasModifier("to"))
+          continue;
+        if (shared_var_ == 0)
+          return Unsupported(inst.line, "cvta.shared in a kernel without shared memory");
+        generic_shared_ = true;
+      }
     }
     const uint32_t u32 = b_.Int(32);
     block_var_ = b_.NewId();
@@ -853,9 +867,9 @@ class FunctionEmitter {
   }
 
   Space AccessSpace(const Instruction& inst) {
-    // Generic addresses are treated as global (shared memory is only reached
-    // through .shared accesses in this translator); .const data lives in the
-    // module's globals buffer, read like global memory.
+    // Generic addresses are global ones, unless the kernel makes shared
+    // addresses generic (EmitGeneric); .const data lives in the module's
+    // globals buffer, read like global memory.
     return inst.space == Space::kGeneric || inst.space == Space::kConst ? Space::kGlobal
                                                                         : inst.space;
   }
@@ -903,6 +917,23 @@ class FunctionEmitter {
       auto addr = space == Space::kGlobal ? GlobalAddress(addr_op, extra, inst.line)
                                           : SharedAddress(addr_op, extra, inst.line, space);
       if (!addr.ok()) return addr.status();
+      if (inst.space == Space::kGeneric && generic_shared_) {
+        uint32_t stored = 0;
+        if (!is_load) {
+          auto v = Read(*values[i], type, inst.line);
+          if (!v.ok()) return v.status();
+          stored = *v;
+        }
+        auto v = EmitGeneric(*addr, is_load ? SpvType(type) : 0,
+                             [&](Space s, uint32_t a) -> absl::StatusOr<uint32_t> {
+                               if (is_load) return LoadMemory(s, a, type, inst.line);
+                               SH_PTX_RETURN_IF_ERROR(StoreMemory(s, a, type, stored, inst.line));
+                               return 0;
+                             });
+        if (!v.ok()) return v.status();
+        if (is_load) SH_PTX_RETURN_IF_ERROR(Write(*values[i], *v, type, inst.line));
+        continue;
+      }
       if (is_load) {
         auto v = LoadMemory(space, *addr, type, inst.line);
         if (!v.ok()) return v.status();
@@ -914,6 +945,41 @@ class FunctionEmitter {
       }
     }
     return absl::OkStatus();
+  }
+
+  // A generic access in a kernel whose generic addresses may be shared
+  // ones: addresses in the shared window (kSharedWindow and up, made by
+  // cvta.shared) reach the shared array at their low 32 bits, others global
+  // memory. `access(space, address)` emits one side; for a load or an
+  // atomic (`value_type` set) the result is the value of the side taken.
+  template <typename F>
+  absl::StatusOr<uint32_t> EmitGeneric(uint32_t addr, uint32_t value_type, F access) {
+    // The value travels in a variable: either side may hold loops
+    // (compare-exchange), so its last block is not known for an OpPhi.
+    uint32_t result_var = 0;
+    if (value_type != 0) {
+      result_var = b_.NewId();
+      Emit(vars_, spv::OpVariable,
+           {b_.Ptr(spv::StorageClassFunction, value_type), result_var, spv::StorageClassFunction});
+    }
+    const uint32_t in_shared =
+        Op2(spv::OpUGreaterThanEqual, b_.Bool(), addr, b_.ConstInt(64, kSharedWindow));
+    const uint32_t shared_label = b_.NewId(), global_label = b_.NewId(), merge = b_.NewId();
+    Emit(code_, spv::OpSelectionMerge, {merge, spv::SelectionControlMaskNone});
+    Emit(code_, spv::OpBranchConditional, {in_shared, shared_label, global_label});
+    Emit(code_, spv::OpLabel, {shared_label});
+    auto shared_value = access(Space::kShared, Op1(spv::OpUConvert, b_.Int(32), addr));
+    if (!shared_value.ok()) return shared_value.status();
+    if (value_type != 0) Emit(code_, spv::OpStore, {result_var, *shared_value});
+    Emit(code_, spv::OpBranch, {merge});
+    Emit(code_, spv::OpLabel, {global_label});
+    auto global_value = access(Space::kGlobal, addr);
+    if (!global_value.ok()) return global_value.status();
+    if (value_type != 0) Emit(code_, spv::OpStore, {result_var, *global_value});
+    Emit(code_, spv::OpBranch, {merge});
+    Emit(code_, spv::OpLabel, {merge});
+    if (value_type == 0) return 0;
+    return Op1(spv::OpLoad, value_type, result_var);
   }
 
   absl::StatusOr<uint32_t> LoadParam(const Operand& o, int64_t extra, Type type, int line) {
@@ -1014,7 +1080,9 @@ class FunctionEmitter {
     if (space == Space::kGlobal) {
       auto addr = GlobalAddress(addr_op, 0, inst.line);
       if (!addr.ok()) return addr.status();
-      id = atomic_at(Space::kGlobal, *addr);
+      id = inst.space == Space::kGeneric && generic_shared_
+               ? EmitGeneric(*addr, SpvType(type), atomic_at)
+               : atomic_at(Space::kGlobal, *addr);
     } else if (space == Space::kShared) {
       auto addr = SharedAddress(addr_op, 0, inst.line);
       if (!addr.ok()) return addr.status();
@@ -1751,13 +1819,19 @@ class FunctionEmitter {
       return Write(inst.operands[0], id, type, inst.line);
     }
     if (op == "cvta") {
-      // Generic addresses equal global ones here; shared memory has no
-      // generic addresses in this translator.
-      if (inst.space != Space::kGlobal) return Unsupported(inst.line, "cvta outside .global");
+      // Generic addresses equal global ones; shared addresses become generic
+      // in the shared window (EmitGeneric).
+      if (inst.space != Space::kGlobal && inst.space != Space::kShared)
+        return Unsupported(inst.line, "cvta outside .global and .shared");
       if (inst.operands.size() != 2) return SyntaxError(inst.line, "cvta takes two operands");
       auto v = Read(inst.operands[1], Type::kU64, inst.line);
       if (!v.ok()) return v.status();
-      return Write(inst.operands[0], *v, Type::kU64, inst.line);
+      uint32_t result = *v;
+      if (inst.space == Space::kShared) {
+        result = Op2(inst.HasModifier("to") ? spv::OpISub : spv::OpIAdd, b_.Int(64), *v,
+                     b_.ConstInt(64, kSharedWindow));
+      }
+      return Write(inst.operands[0], result, Type::kU64, inst.line);
     }
     if (op == "bar" || op == "barrier") {
       if (!(inst.HasModifier("sync") || op == "barrier") || inst.operands.size() != 1 ||
@@ -1796,6 +1870,9 @@ class FunctionEmitter {
   uint32_t param_var_ = 0;
   std::vector<uint32_t> param_types_;
   uint32_t block_var_ = 0;
+  // The kernel makes shared addresses generic (cvta.shared), so generic
+  // accesses test which window an address is in.
+  bool generic_shared_ = false;
 };
 
 // Module-scope .global and .const variables become the members of the

@@ -56,7 +56,8 @@ TEST_P(CorpusTest, TranslatesToValidVulkanSpirv) {
 INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                          testing::Values("vector_add", "saxpy", "grid_stride", "block_reduce",
                                          "histogram", "early_return", "dyn_shared", "module_vars",
-                                         "local_array", "bit_ops", "float_to_int", "atomics_ext"));
+                                         "local_array", "bit_ops", "float_to_int", "atomics_ext",
+                                         "generic_shared"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
@@ -184,6 +185,39 @@ TEST(PtxTranslateTest, SixtyFourBitSharedAtomicIsUnsupported) {
   ASSERT_FALSE(spirv.ok());
   EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_NE(spirv.status().message().find("ptx line 12"), std::string::npos) << spirv.status();
+}
+
+TEST(PtxTranslateTest, GenericSharedAddressesPickTheirWindowAtRunTime) {
+  auto spirv = TranslatePtx(
+      Kernel(" mov.u64 %rd3, tile;\n cvta.shared.u64 %rd4, %rd3;\n"
+             " setp.eq.u32 %p1, %r1, 0;\n selp.b64 %rd5, %rd4, %rd1, %p1;\n"
+             " ld.u32 %r2, [%rd5+4];\n st.u16 [%rd5+2], %rs1;\n st.v2.u32 [%rd5+8], {%r2, %r2};\n"
+             " cvta.to.shared.u32 %r3, %rd4;\n st.shared.u32 [%r3], %r2;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  // The shared window's base, 0xfffff00000000000.
+  constexpr char kWindow[] = "18446726481523507200";
+  EXPECT_NE(Disassemble(*spirv).find(kWindow), std::string::npos);
+  // Without cvta.shared, generic accesses stay plain global ones.
+  auto plain = TranslatePtx(Kernel(" ld.u32 %r2, [%rd1];\n st.u32 [%rd1+4], %r2;\n"));
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(Disassemble(*plain).find(kWindow), std::string::npos);
+  EXPECT_EQ(Disassemble(*plain).find("OpSelectionMerge"), std::string::npos);
+}
+
+TEST(PtxTranslateTest, GenericAtomicsBesideGenericSharedAddressesTestTheirWindow) {
+  auto spirv =
+      TranslatePtx(Kernel(" cvta.shared.u64 %rd4, tile;\n atom.add.u32 %r2, [%rd4], 1;\n"
+                          " atom.inc.u32 %r3, [%rd4+4], 5;\n"
+                          " atom.cas.b32 %r4, [%rd1], %r2, %r3;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  // 64-bit atomics have no shared form to fall back on.
+  auto wide =
+      TranslatePtx(Kernel(" cvta.shared.u64 %rd4, tile;\n atom.add.u64 %rd5, [%rd4], 1;\n"));
+  ASSERT_FALSE(wide.ok());
+  EXPECT_EQ(wide.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(wide.status().message().find("ptx line 13"), std::string::npos) << wide.status();
 }
 
 TEST(PtxTranslateTest, FloatToIntegerConversionsSaturate) {
