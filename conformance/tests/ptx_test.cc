@@ -496,6 +496,116 @@ TEST_F(PtxConformance, BitIntrinsicsMatchTheHost) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
+TEST_F(PtxConformance, FindFirstSetAndDoubleAtomicAddMatchTheHost) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxBitFind(), "bit_find", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 1000;
+  const std::vector<uint32_t> in = Mixed(n, 5);
+  std::vector<uint64_t> in64(n);
+  for (int i = 0; i < n; ++i) in64[i] = (uint64_t{in[(i * 3) % n]} << 32 | in[i]) << (i % 50);
+  CUdeviceptr din = CudaUpload(in), din64 = CudaUpload(in64), dout = 0, dsum = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dsum, 4 * 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dsum, 0, 8));
+  void* params[] = {&din, &din64, &dout, &dsum, &n};
+  Launch(f, (n + 127) / 128, 128, params);
+  const std::vector<int32_t> out = CudaDownload<int32_t>(dout, n * 2);
+  std::vector<double> sums(4, 0.0);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(out[2 * i], __builtin_ffs(static_cast<int>(in[i]))) << i;
+    ASSERT_EQ(out[2 * i + 1], __builtin_ffsll(static_cast<long long>(in64[i]))) << i;
+    sums[i & 3] += static_cast<double>(in[i]) * 0.25;
+  }
+  EXPECT_EQ(CudaDownload<double>(dsum, 4), sums);  // multiples of 1/4 below 2^50: exact
+  for (CUdeviceptr p : {din, din64, dout, dsum}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// bfind in every form: the most significant 1 (0 for negative signed
+// values), 0xffffffff for none, and .shiftamt's distance from the msb.
+TEST_F(PtxConformance, BitFindFollowsTheIsa) {
+  const char* ptx = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry find(.param .u64 in, .param .u64 out)
+{
+ .reg .b32 %r<12>; .reg .b64 %rd<8>;
+ ld.param.u64 %rd1, [in];
+ ld.param.u64 %rd2, [out];
+ mov.u32 %r1, %tid.x;
+ mul.wide.u32 %rd3, %r1, 8;
+ add.s64 %rd4, %rd1, %rd3;
+ ld.global.u64 %rd5, [%rd4];
+ cvt.u32.u64 %r2, %rd5;
+ mul.wide.u32 %rd6, %r1, 32;
+ add.s64 %rd7, %rd2, %rd6;
+ bfind.u32 %r3, %r2;
+ bfind.s32 %r4, %r2;
+ bfind.shiftamt.u32 %r5, %r2;
+ bfind.shiftamt.s32 %r6, %r2;
+ bfind.u64 %r7, %rd5;
+ bfind.s64 %r8, %rd5;
+ bfind.shiftamt.u64 %r9, %rd5;
+ bfind.shiftamt.s64 %r10, %rd5;
+ st.global.v4.u32 [%rd7], {%r3, %r4, %r5, %r6};
+ st.global.v4.u32 [%rd7+16], {%r7, %r8, %r9, %r10};
+ ret;
+}
+)";
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(ptx, "find", &module);
+  ASSERT_NE(f, nullptr);
+  std::vector<uint64_t> in = {0,
+                              1,
+                              ~uint64_t{0},
+                              uint64_t{1} << 63,
+                              0x80000000u,
+                              0xffffffffu,
+                              12,
+                              uint64_t{5} << 40,
+                              ~uint64_t{0} << 20,
+                              0x7fffffffffffffffull,
+                              0xfffffffe00000000ull,
+                              0x00000001fffffff0ull};
+  const unsigned n = static_cast<unsigned>(in.size());
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 32));
+  void* params[] = {&din, &dout};
+  Launch(f, 1, n, params);
+  const std::vector<uint32_t> out = CudaDownload<uint32_t>(dout, n * 8);
+  // The ISA's definition: flip negative signed values, then the top 1 bit.
+  auto isa = [](uint64_t a, int bits, bool is_signed, bool shiftamt) -> uint32_t {
+    const int msb = bits - 1;
+    if (bits == 32) a &= 0xffffffffu;
+    if (is_signed && ((a >> msb) & 1)) a = ~a & (bits == 32 ? 0xffffffffu : ~uint64_t{0});
+    uint32_t d = 0xffffffffu;
+    for (int i = msb; i >= 0; --i) {
+      if ((a >> i) & 1) {
+        d = static_cast<uint32_t>(i);
+        break;
+      }
+    }
+    if (shiftamt && d != 0xffffffffu) d = msb - d;
+    return d;
+  };
+  for (unsigned i = 0; i < n; ++i) {
+    SCOPED_TRACE(testing::Message() << "a=" << in[i]);
+    const uint32_t* o = &out[i * 8];
+    EXPECT_EQ(o[0], isa(in[i], 32, false, false));
+    EXPECT_EQ(o[1], isa(in[i], 32, true, false));
+    EXPECT_EQ(o[2], isa(in[i], 32, false, true));
+    EXPECT_EQ(o[3], isa(in[i], 32, true, true));
+    EXPECT_EQ(o[4], isa(in[i], 64, false, false));
+    EXPECT_EQ(o[5], isa(in[i], 64, true, false));
+    EXPECT_EQ(o[6], isa(in[i], 64, false, true));
+    EXPECT_EQ(o[7], isa(in[i], 64, true, true));
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
 // The PTX ISA's definitions of bfe, bfi and prmt, bit by bit.
 template <typename T>
 T IsaBfe(T a, uint32_t b, uint32_t c, bool is_signed) {

@@ -1047,8 +1047,8 @@ class FunctionEmitter {
     const Space space = AccessSpace(inst);
     const int bits = TypeBits(type);
     if (bits != 32 && bits != 64) return Unsupported(inst.line, "atomic width");
-    if (IsFloat(type) && (what != "add" || bits != 32))
-      return Unsupported(inst.line, "float atomic other than add.f32");
+    if (IsFloat(type) && what != "add")
+      return Unsupported(inst.line, absl::StrCat("float atomic ", what));
     if (wrap && type != Type::kU32)
       return Unsupported(inst.line, absl::StrCat("atom.", what, " other than .u32"));
     auto value = Read(inst.operands[first], type, inst.line);
@@ -1066,8 +1066,10 @@ class FunctionEmitter {
       uint32_t ptr = 0;
       uint32_t scope = spv::ScopeDevice;
       if (at == Space::kGlobal) {
-        ptr = Op1(spv::OpConvertUToPtr,
-                  b_.Ptr(spv::StorageClassPhysicalStorageBuffer, SpvType(type)), addr);
+        // add.f64 is a compare-exchange loop on the 64-bit integer.
+        const uint32_t element = type == Type::kF64 ? b_.Int(64) : SpvType(type);
+        ptr = Op1(spv::OpConvertUToPtr, b_.Ptr(spv::StorageClassPhysicalStorageBuffer, element),
+                  addr);
       } else {
         // Shared memory is an array of 32-bit words: no 64-bit view of it.
         if (bits != 32) return Unsupported(inst.line, "64-bit shared atomic");
@@ -1127,15 +1129,17 @@ class FunctionEmitter {
                 Op2(spv::OpUGreaterThan, boolean, old, bound));
         return Select(u32, reset, bound, Op2(spv::OpISub, u32, old, b_.ConstInt(32, 1)));
       });
-    } else if (IsFloat(type) && space == Space::kShared) {
-      // The shared words are integers, and float atomics on Workgroup memory
-      // need a device feature besides: a compare-exchange loop on the bits.
-      const uint32_t u32 = b_.Int(32), f32 = b_.Float(32);
-      const uint32_t bits_old = CompareExchangeLoop(u32, ptr, scope_id, [&](uint32_t old) {
-        const uint32_t sum = Op2(spv::OpFAdd, f32, Op1(spv::OpBitcast, f32, old), value);
-        return Op1(spv::OpBitcast, u32, sum);
+    } else if (IsFloat(type) && (space == Space::kShared || type == Type::kF64)) {
+      // The shared words are integers, float atomics on Workgroup memory
+      // need a device feature besides, and no Vulkan feature adds f64: a
+      // compare-exchange loop on the bits.
+      const int bits = TypeBits(type);
+      const uint32_t word = b_.Int(bits), ft = SpvType(type);
+      const uint32_t bits_old = CompareExchangeLoop(word, ptr, scope_id, [&](uint32_t old) {
+        const uint32_t sum = Op2(spv::OpFAdd, ft, Op1(spv::OpBitcast, ft, old), value);
+        return Op1(spv::OpBitcast, word, sum);
       });
-      id = Op1(spv::OpBitcast, f32, bits_old);
+      id = Op1(spv::OpBitcast, ft, bits_old);
     } else {
       spv::Op op;
       if (IsFloat(type)) {
@@ -1255,9 +1259,9 @@ class FunctionEmitter {
     return Op2(spv::OpISub, u32, b_.ConstInt(32, 31), Ext(u32, GLSLstd450FindUMsb, {x}));
   }
 
-  // popc, clz, brev, bfe, bfi and prmt, with PTX's semantics for field
-  // positions and lengths beyond the width (SPIR-V's OpBitField* leave those
-  // undefined, so fields are cut with clamped shifts instead).
+  // popc, clz, brev, bfind, bfe, bfi and prmt, with PTX's semantics for
+  // field positions and lengths beyond the width (SPIR-V's OpBitField* leave
+  // those undefined, so fields are cut with clamped shifts instead).
   absl::Status EmitBitInstruction(const Instruction& inst) {
     const std::string& op = inst.opcode;
     const Type type = inst.type();
@@ -1272,7 +1276,35 @@ class FunctionEmitter {
     auto widen = [&](uint32_t v32) { return wide ? Op1(spv::OpUConvert, t, v32) : v32; };
     uint32_t result = 0;
     Type result_type = type;
-    if (op == "popc" || op == "clz" || op == "brev") {
+    if (op == "bfind") {
+      // PTX: the position of the most significant 1 bit (of ~a for negative
+      // signed a), 0xffffffff when there is none; .shiftamt gives msb - that.
+      if (inst.operands.size() != 2) return SyntaxError(inst.line, "bfind takes two operands");
+      auto a = operand(1, type);
+      if (!a.ok()) return a.status();
+      const bool sg = IsSigned(type);
+      if (!wide) {
+        result = Ext(u32, sg ? GLSLstd450FindSMsb : GLSLstd450FindUMsb, {*a});
+      } else {
+        uint32_t x = *a;
+        if (sg) {
+          const uint32_t negative =
+              Op2(spv::OpSLessThan, boolean, Halves(x).second, b_.ConstInt(32, 0));
+          x = Select(t, negative, Op1(spv::OpNot, t, x), x);
+        }
+        const auto [lo, hi] = Halves(x);
+        const uint32_t hi_zero = Op2(spv::OpIEqual, boolean, hi, b_.ConstInt(32, 0));
+        result =
+            Select(u32, hi_zero, Ext(u32, GLSLstd450FindUMsb, {lo}),
+                   Op2(spv::OpIAdd, u32, b_.ConstInt(32, 32), Ext(u32, GLSLstd450FindUMsb, {hi})));
+      }
+      if (inst.HasModifier("shiftamt")) {
+        const uint32_t none = b_.ConstInt(32, 0xffffffffu);
+        result = Select(u32, Op2(spv::OpIEqual, boolean, result, none), none,
+                        Op2(spv::OpISub, u32, b_.ConstInt(32, bits - 1), result));
+      }
+      result_type = Type::kU32;
+    } else if (op == "popc" || op == "clz" || op == "brev") {
       if (inst.operands.size() != 2) return SyntaxError(inst.line, op + " takes two operands");
       auto a = operand(1, UintOf(bits));
       if (!a.ok()) return a.status();
@@ -1422,7 +1454,8 @@ class FunctionEmitter {
         return Unsupported(inst.line, "integer .sat other than add/sub.s32");
       if (m == "cc") return Unsupported(inst.line, "carry (.cc)");
     }
-    if (op == "popc" || op == "clz" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt") {
+    if (op == "popc" || op == "clz" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt" ||
+        op == "bfind") {
       return EmitBitInstruction(inst);
     }
     uint32_t result = 0;

@@ -57,7 +57,7 @@ INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                          testing::Values("vector_add", "saxpy", "grid_stride", "block_reduce",
                                          "histogram", "early_return", "dyn_shared", "module_vars",
                                          "local_array", "bit_ops", "float_to_int", "atomics_ext",
-                                         "generic_shared"));
+                                         "generic_shared", "bit_find"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
@@ -152,6 +152,16 @@ TEST(PtxTranslateTest, BitInstructionsTranslate) {
   const std::string dis = Disassemble(*spirv);
   EXPECT_NE(dis.find("OpBitCount"), std::string::npos);
   EXPECT_NE(dis.find("OpBitReverse"), std::string::npos);
+}
+
+TEST(PtxTranslateTest, BitFindAndDoubleAtomicAddTranslate) {
+  auto spirv = TranslatePtx(
+      Kernel(" bfind.u32 %r2, %r1;\n bfind.s32 %r3, %r1;\n bfind.shiftamt.u64 %r4, %rd2;\n"
+             " bfind.s64 %r5, %rd2;\n .reg .f64 %fd<3>;\n cvt.rn.f64.u32 %fd1, %r5;\n"
+             " atom.global.add.f64 %fd2, [%rd1], %fd1;\n red.global.add.f64 [%rd1+8], %fd2;\n"
+             " st.global.u32 [%rd1], %r4;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
 }
 
 TEST(PtxTranslateTest, UnsupportedFormsOfBitInstructionsNameTheirLine) {
