@@ -16,6 +16,11 @@ const char* PtxEarlyReturn();
 const char* PtxDynShared();
 const char* PtxModuleVars();
 const char* PtxLocalArray();
+const char* PtxBitOps();
+const char* PtxAtomicsExt();
+const char* PtxGenericShared();
+const char* PtxBitFind();
+const char* PtxFloatToInt();
 // Relocatable device code (nvcc -rdc=true) for the linker: link_scale defines
 // the .visible global link_factor, link_offset only declares it .extern.
 const char* PtxLinkScale();

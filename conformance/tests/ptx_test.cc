@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -243,7 +244,8 @@ TEST_F(PtxConformance, LoadReadsPtxFiles) {
 
 constexpr char kUnsupportedPtx[] =
     "//\n// hand-written\n//\n\n.version 8.0\n.target sm_75\n.address_size 64\n\n"
-    ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n\tpopc.b32 %r1, %r2;\n\tret;\n}\n";
+    ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n\tsad.u32 %r1, %r2, %r2, "
+    "%r2;\n\tret;\n}\n";
 
 TEST_F(PtxConformance, UnsupportedInstructionIsInvalidPtxWithTheLineInTheLog) {
   char error_log[1024];
@@ -256,7 +258,7 @@ TEST_F(PtxConformance, UnsupportedInstructionIsInvalidPtxWithTheLineInTheLog) {
   EXPECT_EQ(module, nullptr);
   ASSERT_NE(std::memchr(error_log, '\0', sizeof(error_log)), nullptr);
   EXPECT_NE(std::strstr(error_log, "ptx line 12"), nullptr) << error_log;
-  EXPECT_NE(std::strstr(error_log, "popc"), nullptr) << error_log;
+  EXPECT_NE(std::strstr(error_log, "sad"), nullptr) << error_log;
   EXPECT_EQ(reinterpret_cast<uintptr_t>(values[1]), std::strlen(error_log) + 1);
   hipModule_t hip_module = nullptr;
   EXPECT_HIP(hipErrorInvalidKernelFile, hipModuleLoadData(&hip_module, kUnsupportedPtx));
@@ -428,6 +430,529 @@ TEST_F(PtxConformance, LocalArrayIsPerThreadMemory) {
   }
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// A deterministic spread of 32-bit values with the edge cases first.
+std::vector<uint32_t> Mixed(size_t count, uint32_t seed) {
+  std::vector<uint32_t> v = {0u, 1u, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x00ff00ffu};
+  uint32_t x = seed;
+  while (v.size() < count) {
+    x = x * 1664525u + 1013904223u;
+    v.push_back(x ^ (x >> 13));
+  }
+  v.resize(count);
+  return v;
+}
+
+uint32_t Brev32(uint32_t x) {
+  uint32_t r = 0;
+  for (int b = 0; b < 32; ++b) r |= ((x >> b) & 1u) << (31 - b);
+  return r;
+}
+
+int Clz64(uint64_t x) {
+  int n = 0;
+  for (int b = 63; b >= 0 && !((x >> b) & 1); --b) ++n;
+  return n;
+}
+
+TEST_F(PtxConformance, BitIntrinsicsMatchTheHost) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxBitOps(), "bit_ops", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 1000;
+  const std::vector<uint32_t> in = Mixed(n, 7);
+  std::vector<uint64_t> in64(n);
+  for (int i = 0; i < n; ++i) in64[i] = (uint64_t{in[(i * 7) % n]} << 32 | in[i]) >> (i % 40);
+  CUdeviceptr din = CudaUpload(in), din64 = CudaUpload(in64), dout = 0, dout64 = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 6 * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout64, n * 8));
+  void* params[] = {&din, &din64, &dout, &dout64, &n};
+  Launch(f, (n + 127) / 128, 128, params);
+  const std::vector<uint32_t> out = CudaDownload<uint32_t>(dout, n * 6);
+  const std::vector<uint64_t> out64 = CudaDownload<uint64_t>(dout64, n);
+  for (int i = 0; i < n; ++i) {
+    const uint32_t x = in[i], y = x * 2654435761u, s = x >> 16;
+    const uint64_t w = in64[i];
+    uint32_t perm = 0;  // CUDA: byte k is byte (s >> 4k) & 7 of {y, x}
+    for (int k = 0; k < 4; ++k) {
+      const uint64_t both = uint64_t{y} << 32 | x;
+      perm |= static_cast<uint32_t>((both >> (((s >> (4 * k)) & 7) * 8)) & 0xff) << (8 * k);
+    }
+    const uint32_t* o = &out[i * 6];
+    ASSERT_EQ(o[0], static_cast<uint32_t>(__builtin_popcount(x))) << i;
+    ASSERT_EQ(o[1], static_cast<uint32_t>(x == 0 ? 32 : __builtin_clz(x))) << i;
+    ASSERT_EQ(o[2], Brev32(x)) << i;
+    ASSERT_EQ(o[3], perm) << i << " x=" << x;
+    ASSERT_EQ(o[4], static_cast<uint32_t>(__builtin_popcountll(w))) << i;
+    ASSERT_EQ(o[5], static_cast<uint32_t>(Clz64(w))) << i;
+    ASSERT_EQ(out64[i], uint64_t{Brev32(static_cast<uint32_t>(w))} << 32 | Brev32(w >> 32)) << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din64));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout64));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, FindFirstSetAndDoubleAtomicAddMatchTheHost) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxBitFind(), "bit_find", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 1000;
+  const std::vector<uint32_t> in = Mixed(n, 5);
+  std::vector<uint64_t> in64(n);
+  for (int i = 0; i < n; ++i) in64[i] = (uint64_t{in[(i * 3) % n]} << 32 | in[i]) << (i % 50);
+  CUdeviceptr din = CudaUpload(in), din64 = CudaUpload(in64), dout = 0, dsum = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dsum, 4 * 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dsum, 0, 8));
+  void* params[] = {&din, &din64, &dout, &dsum, &n};
+  Launch(f, (n + 127) / 128, 128, params);
+  const std::vector<int32_t> out = CudaDownload<int32_t>(dout, n * 2);
+  std::vector<double> sums(4, 0.0);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(out[2 * i], __builtin_ffs(static_cast<int>(in[i]))) << i;
+    ASSERT_EQ(out[2 * i + 1], __builtin_ffsll(static_cast<long long>(in64[i]))) << i;
+    sums[i & 3] += static_cast<double>(in[i]) * 0.25;
+  }
+  EXPECT_EQ(CudaDownload<double>(dsum, 4), sums);  // multiples of 1/4 below 2^50: exact
+  for (CUdeviceptr p : {din, din64, dout, dsum}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// bfind in every form: the most significant 1 (0 for negative signed
+// values), 0xffffffff for none, and .shiftamt's distance from the msb.
+TEST_F(PtxConformance, BitFindFollowsTheIsa) {
+  const char* ptx = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry find(.param .u64 in, .param .u64 out)
+{
+ .reg .b32 %r<12>; .reg .b64 %rd<8>;
+ ld.param.u64 %rd1, [in];
+ ld.param.u64 %rd2, [out];
+ mov.u32 %r1, %tid.x;
+ mul.wide.u32 %rd3, %r1, 8;
+ add.s64 %rd4, %rd1, %rd3;
+ ld.global.u64 %rd5, [%rd4];
+ cvt.u32.u64 %r2, %rd5;
+ mul.wide.u32 %rd6, %r1, 32;
+ add.s64 %rd7, %rd2, %rd6;
+ bfind.u32 %r3, %r2;
+ bfind.s32 %r4, %r2;
+ bfind.shiftamt.u32 %r5, %r2;
+ bfind.shiftamt.s32 %r6, %r2;
+ bfind.u64 %r7, %rd5;
+ bfind.s64 %r8, %rd5;
+ bfind.shiftamt.u64 %r9, %rd5;
+ bfind.shiftamt.s64 %r10, %rd5;
+ st.global.v4.u32 [%rd7], {%r3, %r4, %r5, %r6};
+ st.global.v4.u32 [%rd7+16], {%r7, %r8, %r9, %r10};
+ ret;
+}
+)";
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(ptx, "find", &module);
+  ASSERT_NE(f, nullptr);
+  std::vector<uint64_t> in = {0,
+                              1,
+                              ~uint64_t{0},
+                              uint64_t{1} << 63,
+                              0x80000000u,
+                              0xffffffffu,
+                              12,
+                              uint64_t{5} << 40,
+                              ~uint64_t{0} << 20,
+                              0x7fffffffffffffffull,
+                              0xfffffffe00000000ull,
+                              0x00000001fffffff0ull};
+  const unsigned n = static_cast<unsigned>(in.size());
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 32));
+  void* params[] = {&din, &dout};
+  Launch(f, 1, n, params);
+  const std::vector<uint32_t> out = CudaDownload<uint32_t>(dout, n * 8);
+  // The ISA's definition: flip negative signed values, then the top 1 bit.
+  auto isa = [](uint64_t a, int bits, bool is_signed, bool shiftamt) -> uint32_t {
+    const int msb = bits - 1;
+    if (bits == 32) a &= 0xffffffffu;
+    if (is_signed && ((a >> msb) & 1)) a = ~a & (bits == 32 ? 0xffffffffu : ~uint64_t{0});
+    uint32_t d = 0xffffffffu;
+    for (int i = msb; i >= 0; --i) {
+      if ((a >> i) & 1) {
+        d = static_cast<uint32_t>(i);
+        break;
+      }
+    }
+    if (shiftamt && d != 0xffffffffu) d = msb - d;
+    return d;
+  };
+  for (unsigned i = 0; i < n; ++i) {
+    SCOPED_TRACE(testing::Message() << "a=" << in[i]);
+    const uint32_t* o = &out[i * 8];
+    EXPECT_EQ(o[0], isa(in[i], 32, false, false));
+    EXPECT_EQ(o[1], isa(in[i], 32, true, false));
+    EXPECT_EQ(o[2], isa(in[i], 32, false, true));
+    EXPECT_EQ(o[3], isa(in[i], 32, true, true));
+    EXPECT_EQ(o[4], isa(in[i], 64, false, false));
+    EXPECT_EQ(o[5], isa(in[i], 64, true, false));
+    EXPECT_EQ(o[6], isa(in[i], 64, false, true));
+    EXPECT_EQ(o[7], isa(in[i], 64, true, true));
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// The PTX ISA's definitions of bfe, bfi and prmt, bit by bit.
+template <typename T>
+T IsaBfe(T a, uint32_t b, uint32_t c, bool is_signed) {
+  const uint32_t msb = sizeof(T) * 8 - 1, pos = b & 0xff, len = c & 0xff;
+  const T sbit = (!is_signed || len == 0) ? 0 : (a >> std::min(pos + len - 1, msb)) & 1;
+  T d = 0;
+  for (uint32_t i = 0; i <= msb; ++i) {
+    const T bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : sbit;
+    d |= bit << i;
+  }
+  return d;
+}
+
+template <typename T>
+T IsaBfi(T a, T b, uint32_t c, uint32_t d) {
+  const uint32_t msb = sizeof(T) * 8 - 1, pos = c & 0xff, len = d & 0xff;
+  T f = b;
+  for (uint32_t i = 0; i < len && pos + i <= msb; ++i) {
+    f = (f & ~(T{1} << (pos + i))) | (((a >> i) & 1) << (pos + i));
+  }
+  return f;
+}
+
+uint32_t IsaPrmt(uint32_t a, uint32_t b, uint32_t c) {
+  const uint64_t both = uint64_t{b} << 32 | a;
+  uint32_t d = 0;
+  for (int k = 0; k < 4; ++k) {
+    const uint32_t ctl = (c >> (4 * k)) & 0xf;
+    uint32_t byte = (both >> ((ctl & 7) * 8)) & 0xff;
+    if (ctl & 8) byte = (byte & 0x80) ? 0xff : 0;
+    d |= byte << (8 * k);
+  }
+  return d;
+}
+
+int32_t SaturatedS32(int64_t v) {
+  return static_cast<int32_t>(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX));
+}
+
+// bfe, bfi, prmt with sign replication and add/sub.sat.s32, which nvcc does
+// not emit from plain C++, hand-written; field positions and lengths cover
+// zero, the width's edge and the 8-bit masking of larger values.
+TEST_F(PtxConformance, BitFieldsPermutesAndSaturationFollowTheIsa) {
+  const char* ptx = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry bits(.param .u64 in, .param .u64 out)
+{
+ .reg .b32 %r<20>; .reg .b64 %rd<16>;
+ ld.param.u64 %rd1, [in];
+ ld.param.u64 %rd2, [out];
+ mov.u32 %r1, %tid.x;
+ mov.u32 %r2, %ctaid.x;
+ mov.u32 %r3, %ntid.x;
+ mad.lo.s32 %r4, %r2, %r3, %r1;
+ mul.wide.u32 %rd3, %r4, 16;
+ add.s64 %rd4, %rd1, %rd3;
+ ld.global.v4.u32 {%r5, %r6, %r7, %r8}, [%rd4];
+ mul.wide.u32 %rd5, %r4, 48;
+ add.s64 %rd6, %rd2, %rd5;
+ bfe.u32 %r9, %r5, %r7, %r8;
+ bfe.s32 %r10, %r5, %r7, %r8;
+ bfi.b32 %r11, %r5, %r6, %r7, %r8;
+ prmt.b32 %r12, %r5, %r6, %r7;
+ add.sat.s32 %r13, %r5, %r6;
+ sub.sat.s32 %r14, %r5, %r6;
+ st.global.v4.u32 [%rd6], {%r9, %r10, %r11, %r12};
+ st.global.v2.u32 [%rd6+16], {%r13, %r14};
+ mov.b64 %rd7, {%r6, %r5};
+ mov.b64 %rd8, {%r5, %r6};
+ bfe.u64 %rd9, %rd7, %r7, %r8;
+ bfe.s64 %rd10, %rd7, %r7, %r8;
+ bfi.b64 %rd11, %rd7, %rd8, %r7, %r8;
+ st.global.u64 [%rd6+24], %rd9;
+ st.global.u64 [%rd6+32], %rd10;
+ st.global.u64 [%rd6+40], %rd11;
+ ret;
+}
+)";
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(ptx, "bits", &module);
+  ASSERT_NE(f, nullptr);
+  const unsigned n = 1024;
+  const std::vector<uint32_t> values = Mixed(2 * n, 11);
+  std::vector<uint32_t> in(4 * n);
+  for (unsigned i = 0; i < n; ++i) {
+    in[4 * i] = values[i];
+    in[4 * i + 1] = values[n + i];
+    // pos: 0..69 plus, every fourth, multiples of 256 that the 8-bit masks
+    // drop; len likewise, so fields reach and pass both widths' edges.
+    in[4 * i + 2] = (i % 70) + (i % 4 == 0 ? 256 * (i % 3) : 0) + (values[i] & 0xf000);
+    in[4 * i + 3] = ((i / 70) * 7 + i) % 70 + (i % 5 == 0 ? 512 : 0);
+  }
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 48));
+  void* params[] = {&din, &dout};
+  Launch(f, n / 128, 128, params);
+  const std::vector<uint32_t> out = CudaDownload<uint32_t>(dout, n * 12);
+  for (unsigned i = 0; i < n; ++i) {
+    const uint32_t a = in[4 * i], b = in[4 * i + 1], c = in[4 * i + 2], d = in[4 * i + 3];
+    const uint64_t a64 = uint64_t{a} << 32 | b, b64 = uint64_t{b} << 32 | a;
+    const uint32_t* o = &out[i * 12];
+    auto u64 = [&](int k) { return uint64_t{o[k + 1]} << 32 | o[k]; };
+    SCOPED_TRACE(testing::Message() << "a=" << a << " b=" << b << " c=" << c << " d=" << d);
+    ASSERT_EQ(o[0], IsaBfe<uint32_t>(a, c, d, false));
+    ASSERT_EQ(o[1], IsaBfe<uint32_t>(a, c, d, true));
+    ASSERT_EQ(o[2], IsaBfi<uint32_t>(a, b, c, d));
+    ASSERT_EQ(o[3], IsaPrmt(a, b, c));
+    ASSERT_EQ(static_cast<int32_t>(o[4]),
+              SaturatedS32(int64_t{static_cast<int32_t>(a)} + static_cast<int32_t>(b)));
+    ASSERT_EQ(static_cast<int32_t>(o[5]),
+              SaturatedS32(int64_t{static_cast<int32_t>(a)} - static_cast<int32_t>(b)));
+    ASSERT_EQ(u64(6), IsaBfe<uint64_t>(a64, c, d, false));
+    ASSERT_EQ(u64(8), IsaBfe<uint64_t>(a64, c, d, true));
+    ASSERT_EQ(u64(10), IsaBfi<uint64_t>(a64, b64, c, d));
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, CompareAndSwapWrappingCountersAndNarrowStores) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxAtomicsExt(), "atomics_ext", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 997;  // the counters end neither at 0 nor at their bounds
+  std::vector<uint32_t> in = Mixed(n, 3);
+  for (uint32_t& v : in) v |= 0x100;  // never 0, the value the CAS expects
+  CUdeviceptr din = CudaUpload(in), dcas32 = 0, dcas64 = 0, dcounters = 0, dsums = 0, dbytes = 0,
+              dshorts = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dcas32, 256 * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dcas32, 0, 256));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dcas64, 32 * 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dcas64, 0, 64));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dcounters, 3 * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dcounters, 0, 3));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dsums, 4 * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dsums, 0, 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dbytes, n + 3));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD8(dbytes, 0xee, n + 3));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dshorts, n * 2 + 2));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD8(dshorts, 0xee, n * 2 + 2));
+  void* params[] = {&din, &dcas32, &dcas64, &dcounters, &dsums, &dbytes, &dshorts, &n};
+  const unsigned block = 128, blocks = (n + block - 1) / block;
+  Launch(f, blocks, block, params);
+
+  // Each CAS slot holds the value of one of the threads that aimed at it.
+  const std::vector<uint32_t> cas32 = CudaDownload<uint32_t>(dcas32, 256);
+  const std::vector<uint64_t> cas64 = CudaDownload<uint64_t>(dcas64, 32);
+  for (unsigned s = 0; s < 256; ++s) {
+    bool aimed = false, found = false;
+    for (int i = 0; i < n; ++i) {
+      if ((in[i] & 255) != s) continue;
+      aimed = true;
+      found = found || cas32[s] == in[i];
+    }
+    EXPECT_TRUE(aimed ? found : cas32[s] == 0) << "slot " << s << " holds " << cas32[s];
+  }
+  for (unsigned s = 0; s < 32; ++s) {
+    // The winner's value and index, or 0 where no thread aimed.
+    const int i = static_cast<int>(cas64[s] & 0xffffffffu);
+    if (cas64[s] == 0) {
+      for (uint32_t v : in) EXPECT_NE(v & 31, s);
+      continue;
+    }
+    ASSERT_LT(i, n) << s;
+    EXPECT_EQ(in[i] & 31, s);
+    EXPECT_EQ(cas64[s] >> 32, in[i]) << s;
+  }
+  // atomicInc(9) n times from 0 wraps every 10; atomicDec(12) from 0 goes
+  // 12, 11, ..., 0, 12, ... (every 13).
+  const std::vector<uint32_t> counters = CudaDownload<uint32_t>(dcounters, 3);
+  EXPECT_EQ(counters[0], static_cast<uint32_t>(n % 10));
+  EXPECT_EQ(counters[1], static_cast<uint32_t>((13 - n % 13) % 13));
+  // counters[2]: per block, the shared slots (v & 63) some thread claimed.
+  uint32_t claimed = 0;
+  for (unsigned b = 0; b < blocks; ++b) {
+    uint64_t slots = 0;
+    for (int i = b * block; i < std::min<int>(n, (b + 1) * block); ++i)
+      slots |= 1ull << (in[i] & 63);
+    claimed += __builtin_popcountll(slots);
+  }
+  EXPECT_EQ(counters[2], claimed);
+  std::vector<float> sums(4, 0.0f);
+  for (int i = 0; i < n; ++i) sums[in[i] & 3] += static_cast<float>(in[i] & 15);
+  EXPECT_EQ(CudaDownload<float>(dsums, 4), sums);  // small integers: exact
+  const std::vector<uint8_t> bytes = CudaDownload<uint8_t>(dbytes, n + 3);
+  const std::vector<int16_t> shorts = CudaDownload<int16_t>(dshorts, n + 1);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(bytes[i], static_cast<uint8_t>(in[i] * 7)) << i;
+    ASSERT_EQ(shorts[i], static_cast<int16_t>(in[i] * 13 - 40000)) << i;
+  }
+  // Bytes past the last store keep their value.
+  EXPECT_EQ(bytes[n], 0xee);
+  EXPECT_EQ(static_cast<uint16_t>(shorts[n]), 0xeeee);
+  for (CUdeviceptr p : {din, dcas32, dcas64, dcounters, dsums, dbytes, dshorts}) {
+    EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// atom.inc/atom.dec from values above the bound and at 0 (PTX: inc gives
+// old >= b ? 0 : old + 1; dec gives (old == 0 || old > b) ? b : old - 1).
+TEST_F(PtxConformance, WrappingIncrementAndDecrementFollowTheIsa) {
+  const char* ptx = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry wrap(.param .u64 words, .param .u64 bounds, .param .u64 olds)
+{
+ .reg .b32 %r<8>; .reg .b64 %rd<12>;
+ ld.param.u64 %rd1, [words];
+ ld.param.u64 %rd2, [bounds];
+ ld.param.u64 %rd3, [olds];
+ mov.u32 %r1, %tid.x;
+ mul.wide.u32 %rd4, %r1, 8;
+ add.s64 %rd5, %rd1, %rd4;
+ add.s64 %rd6, %rd3, %rd4;
+ mul.wide.u32 %rd7, %r1, 4;
+ add.s64 %rd8, %rd2, %rd7;
+ ld.global.u32 %r2, [%rd8];
+ atom.global.inc.u32 %r3, [%rd5], %r2;
+ atom.global.dec.u32 %r4, [%rd5+4], %r2;
+ st.global.v2.u32 [%rd6], {%r3, %r4};
+ ret;
+}
+)";
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(ptx, "wrap", &module);
+  ASSERT_NE(f, nullptr);
+  const std::vector<uint32_t> start = {0, 5, 9, 10, 11, 0xffffffffu, 3, 0, 7, 100};
+  const std::vector<uint32_t> bounds = {9, 9, 9, 9, 9, 0xffffffffu, 0, 0, 7, 0xffffffffu};
+  std::vector<uint32_t> words;
+  for (uint32_t v : start) words.insert(words.end(), {v, v});
+  CUdeviceptr dwords = CudaUpload(words), dbounds = CudaUpload(bounds), dolds = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dolds, words.size() * 4));
+  void* params[] = {&dwords, &dbounds, &dolds};
+  Launch(f, 1, static_cast<unsigned>(start.size()), params);
+  const std::vector<uint32_t> after = CudaDownload<uint32_t>(dwords, words.size());
+  const std::vector<uint32_t> olds = CudaDownload<uint32_t>(dolds, words.size());
+  for (size_t i = 0; i < start.size(); ++i) {
+    const uint32_t old = start[i], b = bounds[i];
+    EXPECT_EQ(olds[2 * i], old) << i;
+    EXPECT_EQ(olds[2 * i + 1], old) << i;
+    EXPECT_EQ(after[2 * i], old >= b ? 0u : old + 1) << i;
+    EXPECT_EQ(after[2 * i + 1], (old == 0 || old > b) ? b : old - 1) << i;
+  }
+  for (CUdeviceptr p : {dwords, dbounds, dolds}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, GenericPointersReachSharedAndGlobalMemory) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxGenericShared(), "generic_shared", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 1000;
+  const unsigned block = 128, blocks = (n + block - 1) / block, threads = blocks * block;
+  std::vector<int32_t> in(n);
+  for (int i = 0; i < n; ++i) in[i] = i * 7919 - 300000;
+  CUdeviceptr din = CudaUpload(in), dout = 0, dscratch = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dscratch, threads * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dscratch, 0, threads));
+  void* params[] = {&din, &dout, &dscratch, &n};
+  Launch(f, blocks, block, params);
+  // The kernel's steps on the host, block by block.
+  std::vector<uint32_t> scratch(threads, 0);
+  std::vector<uint32_t> out(n);
+  for (unsigned b = 0; b < blocks; ++b) {
+    std::vector<uint32_t> tile(block), v(block);
+    for (unsigned t = 0; t < block; ++t) {
+      const unsigned i = b * block + t;
+      tile[t] = v[t] = i < static_cast<unsigned>(n) ? static_cast<uint32_t>(in[i]) : 0;
+    }
+    for (unsigned t = 0; t < block; ++t) {
+      const unsigned i = b * block + t;
+      (t & 1 ? scratch[i] : tile[t ^ 2]) = v[t] * 3 + 1;
+    }
+    for (unsigned t = 0; t < block; ++t) {
+      uint32_t& word = (t & 2) ? tile[t] : scratch[b * block + t];
+      word = (word & 0xffffu) | (static_cast<uint32_t>(static_cast<uint16_t>(t - 100)) << 16);
+    }
+    for (unsigned t = 0; t < block; ++t) {
+      const unsigned i = b * block + t;
+      if (i < static_cast<unsigned>(n)) out[i] = tile[t] + (t & 1 ? scratch[i] : 0);
+    }
+  }
+  EXPECT_EQ(CudaDownload<uint32_t>(dout, n), out);
+  EXPECT_EQ(CudaDownload<uint32_t>(dscratch, threads), scratch);
+  for (CUdeviceptr p : {din, dout, dscratch}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// PTX's float-to-integer conversion: truncate or round, then clamp to the
+// destination's range; NaN gives 0.
+template <typename I, typename F>
+I SaturatingConvert(F x) {
+  if (std::isnan(x)) return 0;
+  const F limit = std::ldexp(F{1}, std::numeric_limits<I>::digits);
+  if (x >= limit) return std::numeric_limits<I>::max();
+  if (x < (std::numeric_limits<I>::is_signed ? -limit : F{0})) return std::numeric_limits<I>::min();
+  return static_cast<I>(x);
+}
+
+TEST_F(PtxConformance, FloatToIntegerConversionsSaturateAndMapNanToZero) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxFloatToInt(), "float_to_int", &module);
+  ASSERT_NE(f, nullptr);
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> fs = {std::nanf(""),  inf,           -inf,          3e9f,
+                                 -3e9f,          2147483520.0f, 2147483648.0f, -2147483648.0f,
+                                 -2147483904.0f, 4294967296.0f, 4294967040.0f, 1.5f,
+                                 -1.5f,          2.5f,          -0.5f,         1e20f,
+                                 -1e20f,         9.2233715e18f, 9.223372e18f,  1.8446743e19f,
+                                 2e19f,          0.0f,          -0.0f,         123456.7f};
+  std::vector<double> ds;
+  for (float x : fs) ds.push_back(static_cast<double>(x) * 1.0000001);
+  ds[5] = 2147483647.9;
+  ds[6] = -2147483648.9;
+  ds[7] = 4294967295.5;
+  ds[8] = 9223372036854775807.0;
+  int n = static_cast<int>(fs.size());
+  CUdeviceptr df = CudaUpload(fs), dd = CudaUpload(ds), ds32 = 0, du32 = 0, ds64 = 0, du64 = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&ds32, n * 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&du32, n * 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&ds64, n * 16));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&du64, n * 16));
+  void* params[] = {&df, &dd, &ds32, &du32, &ds64, &du64, &n};
+  Launch(f, 1, 32, params);
+  const std::vector<int32_t> s32 = CudaDownload<int32_t>(ds32, 2 * n);
+  const std::vector<uint32_t> u32 = CudaDownload<uint32_t>(du32, 2 * n);
+  const std::vector<int64_t> s64 = CudaDownload<int64_t>(ds64, 2 * n);
+  const std::vector<uint64_t> u64 = CudaDownload<uint64_t>(du64, 2 * n);
+  for (int i = 0; i < n; ++i) {
+    const float x = fs[i];
+    const double y = ds[i];
+    SCOPED_TRACE(testing::Message() << "x=" << x << " y=" << y);
+    EXPECT_EQ(s32[2 * i], SaturatingConvert<int32_t>(x));
+    EXPECT_EQ(s32[2 * i + 1],
+              SaturatingConvert<int32_t>(std::nearbyint(x)) ^ SaturatingConvert<int32_t>(y));
+    EXPECT_EQ(u32[2 * i], SaturatingConvert<uint32_t>(x));
+    EXPECT_EQ(u32[2 * i + 1], SaturatingConvert<uint32_t>(y));
+    EXPECT_EQ(s64[2 * i], SaturatingConvert<int64_t>(x));
+    EXPECT_EQ(s64[2 * i + 1], SaturatingConvert<int64_t>(y));
+    EXPECT_EQ(u64[2 * i], SaturatingConvert<uint64_t>(x));
+    EXPECT_EQ(u64[2 * i + 1], SaturatingConvert<uint64_t>(y));
+  }
+  for (CUdeviceptr p : {df, dd, ds32, du32, ds64, du64}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 

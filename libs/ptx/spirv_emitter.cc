@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -21,6 +22,11 @@ namespace streamhal::ptx {
 namespace {
 
 using Words = std::vector<uint32_t>;
+
+// Where cvta.shared puts shared addresses in the generic address space: above
+// any device address Vulkan hands out (user-space pointers on lavapipe, at
+// most 57 bits on GPUs), with the shared byte offset in the low 32 bits.
+constexpr uint64_t kSharedWindow = 0xffff'f000'0000'0000ull;
 
 void Emit(Words& out, spv::Op op, std::initializer_list<uint32_t> operands) {
   out.push_back(static_cast<uint32_t>((operands.size() + 1) << 16) | op);
@@ -172,6 +178,7 @@ class ModuleBuilder {
   Words& modes() { return modes_; }
   Words& functions() { return functions_; }
   bool float_atomics = false;
+  bool int64_atomics = false;
   // Module-scope .global/.const variables (DeclareGlobals): the
   // streamhal_globals buffer, its member 0 holding the buffer's own device
   // address, and each variable's byte offset in it.
@@ -186,6 +193,7 @@ class ModuleBuilder {
     if (int16_) Emit(out, spv::OpCapability, {spv::CapabilityInt16});
     if (int8_) Emit(out, spv::OpCapability, {spv::CapabilityInt8});
     if (float64_) Emit(out, spv::OpCapability, {spv::CapabilityFloat64});
+    if (int64_atomics) Emit(out, spv::OpCapability, {spv::CapabilityInt64Atomics});
     if (float_atomics) {
       Emit(out, spv::OpCapability, {spv::CapabilityAtomicFloat32AddEXT});
       Words w;
@@ -237,6 +245,15 @@ class FunctionEmitter {
       Emit(vars_, spv::OpVariable,
            {b_.Ptr(spv::StorageClassFunction, SpvType(type)), var, spv::StorageClassFunction});
       reg_vars_[name] = {var, type};
+    }
+    for (const Block& block : f_.blocks) {
+      for (const Instruction& inst : block.body) {
+        if (inst.opcode != "cvta" || inst.space != Space::kShared || inst.HasModifier("to"))
+          continue;
+        if (shared_var_ == 0)
+          return Unsupported(inst.line, "cvta.shared in a kernel without shared memory");
+        generic_shared_ = true;
+      }
     }
     const uint32_t u32 = b_.Int(32);
     block_var_ = b_.NewId();
@@ -810,13 +827,49 @@ class FunctionEmitter {
       }
       return absl::OkStatus();
     }
+    if ((bits == 8 || bits == 16) && !IsFloat(type)) {
+      // A narrow store changes its bytes of the aligned word. Other threads
+      // may own the word's other bytes, so global and shared words change by
+      // an atomic and (clear) and or (set) that touch this store's bits only;
+      // .local words are the thread's own.
+      const uint32_t low = space == Space::kGlobal ? Op1(spv::OpUConvert, u32, addr) : addr;
+      const uint32_t shift =
+          Op2(spv::OpShiftLeftLogical, u32, Op2(spv::OpBitwiseAnd, u32, low, b_.ConstInt(32, 3)),
+              b_.ConstInt(32, 3));
+      const uint32_t mask =
+          Op2(spv::OpShiftLeftLogical, u32, b_.ConstInt(32, (uint64_t{1} << bits) - 1), shift);
+      const uint32_t placed =
+          Op2(spv::OpShiftLeftLogical, u32, Op1(spv::OpUConvert, u32, value), shift);
+      const uint32_t keep = Op1(spv::OpNot, u32, mask);
+      uint32_t ptr;
+      if (space == Space::kGlobal) {
+        const uint32_t aligned =
+            Op2(spv::OpBitwiseAnd, b_.Int(64), addr, b_.ConstInt(64, ~uint64_t{3}));
+        ptr =
+            Op1(spv::OpConvertUToPtr, b_.Ptr(spv::StorageClassPhysicalStorageBuffer, u32), aligned);
+      } else {
+        ptr = SharedWordPtr(addr, space);
+      }
+      if (space == Space::kLocal) {
+        const uint32_t word = Op1(spv::OpLoad, u32, ptr);
+        Emit(code_, spv::OpStore,
+             {ptr, Op2(spv::OpBitwiseOr, u32, Op2(spv::OpBitwiseAnd, u32, word, keep), placed)});
+        return absl::OkStatus();
+      }
+      const uint32_t scope =
+          b_.ConstInt(32, space == Space::kGlobal ? spv::ScopeDevice : spv::ScopeWorkgroup);
+      const uint32_t relaxed = b_.ConstInt(32, 0);
+      Emit(code_, spv::OpAtomicAnd, {u32, b_.NewId(), ptr, scope, relaxed, keep});
+      Emit(code_, spv::OpAtomicOr, {u32, b_.NewId(), ptr, scope, relaxed, placed});
+      return absl::OkStatus();
+    }
     return Unsupported(line, absl::StrCat(bits, "-bit stores to this state space"));
   }
 
   Space AccessSpace(const Instruction& inst) {
-    // Generic addresses are treated as global (shared memory is only reached
-    // through .shared accesses in this translator); .const data lives in the
-    // module's globals buffer, read like global memory.
+    // Generic addresses are global ones, unless the kernel makes shared
+    // addresses generic (EmitGeneric); .const data lives in the module's
+    // globals buffer, read like global memory.
     return inst.space == Space::kGeneric || inst.space == Space::kConst ? Space::kGlobal
                                                                         : inst.space;
   }
@@ -864,6 +917,23 @@ class FunctionEmitter {
       auto addr = space == Space::kGlobal ? GlobalAddress(addr_op, extra, inst.line)
                                           : SharedAddress(addr_op, extra, inst.line, space);
       if (!addr.ok()) return addr.status();
+      if (inst.space == Space::kGeneric && generic_shared_) {
+        uint32_t stored = 0;
+        if (!is_load) {
+          auto v = Read(*values[i], type, inst.line);
+          if (!v.ok()) return v.status();
+          stored = *v;
+        }
+        auto v = EmitGeneric(*addr, is_load ? SpvType(type) : 0,
+                             [&](Space s, uint32_t a) -> absl::StatusOr<uint32_t> {
+                               if (is_load) return LoadMemory(s, a, type, inst.line);
+                               SH_PTX_RETURN_IF_ERROR(StoreMemory(s, a, type, stored, inst.line));
+                               return 0;
+                             });
+        if (!v.ok()) return v.status();
+        if (is_load) SH_PTX_RETURN_IF_ERROR(Write(*values[i], *v, type, inst.line));
+        continue;
+      }
       if (is_load) {
         auto v = LoadMemory(space, *addr, type, inst.line);
         if (!v.ok()) return v.status();
@@ -875,6 +945,41 @@ class FunctionEmitter {
       }
     }
     return absl::OkStatus();
+  }
+
+  // A generic access in a kernel whose generic addresses may be shared
+  // ones: addresses in the shared window (kSharedWindow and up, made by
+  // cvta.shared) reach the shared array at their low 32 bits, others global
+  // memory. `access(space, address)` emits one side; for a load or an
+  // atomic (`value_type` set) the result is the value of the side taken.
+  template <typename F>
+  absl::StatusOr<uint32_t> EmitGeneric(uint32_t addr, uint32_t value_type, F access) {
+    // The value travels in a variable: either side may hold loops
+    // (compare-exchange), so its last block is not known for an OpPhi.
+    uint32_t result_var = 0;
+    if (value_type != 0) {
+      result_var = b_.NewId();
+      Emit(vars_, spv::OpVariable,
+           {b_.Ptr(spv::StorageClassFunction, value_type), result_var, spv::StorageClassFunction});
+    }
+    const uint32_t in_shared =
+        Op2(spv::OpUGreaterThanEqual, b_.Bool(), addr, b_.ConstInt(64, kSharedWindow));
+    const uint32_t shared_label = b_.NewId(), global_label = b_.NewId(), merge = b_.NewId();
+    Emit(code_, spv::OpSelectionMerge, {merge, spv::SelectionControlMaskNone});
+    Emit(code_, spv::OpBranchConditional, {in_shared, shared_label, global_label});
+    Emit(code_, spv::OpLabel, {shared_label});
+    auto shared_value = access(Space::kShared, Op1(spv::OpUConvert, b_.Int(32), addr));
+    if (!shared_value.ok()) return shared_value.status();
+    if (value_type != 0) Emit(code_, spv::OpStore, {result_var, *shared_value});
+    Emit(code_, spv::OpBranch, {merge});
+    Emit(code_, spv::OpLabel, {global_label});
+    auto global_value = access(Space::kGlobal, addr);
+    if (!global_value.ok()) return global_value.status();
+    if (value_type != 0) Emit(code_, spv::OpStore, {result_var, *global_value});
+    Emit(code_, spv::OpBranch, {merge});
+    Emit(code_, spv::OpLabel, {merge});
+    if (value_type == 0) return 0;
+    return Op1(spv::OpLoad, value_type, result_var);
   }
 
   absl::StatusOr<uint32_t> LoadParam(const Operand& o, int64_t extra, Type type, int line) {
@@ -926,59 +1031,165 @@ class FunctionEmitter {
   absl::Status EmitAtomic(const Instruction& inst) {
     const bool is_red = inst.opcode == "red";
     const Type type = inst.type();
-    const size_t n = inst.operands.size();
-    if (n != (is_red ? 2u : 3u)) return SyntaxError(inst.line, "atom/red operand count");
-    const Operand& addr_op = inst.operands[is_red ? 0 : 1];
-    const Operand& val_op = inst.operands[is_red ? 1 : 2];
+    static const std::set<std::string> kOperations = {"add", "and", "or",  "xor", "exch",
+                                                      "min", "max", "cas", "inc", "dec"};
+    std::string what;
+    for (const std::string& m : inst.modifiers) {
+      if (kOperations.count(m)) what = m;
+    }
+    if (what.empty()) return Unsupported(inst.line, absl::StrCat(inst.opcode, " operation"));
+    const bool cas = what == "cas", wrap = what == "inc" || what == "dec";
+    if (cas && is_red) return SyntaxError(inst.line, "red has no .cas");
+    const size_t first = is_red ? 1 : 2;  // the first source operand
+    if (inst.operands.size() != first + (cas ? 2 : 1))
+      return SyntaxError(inst.line, "atom/red operand count");
+    const Operand& addr_op = inst.operands[first - 1];
     const Space space = AccessSpace(inst);
+    const int bits = TypeBits(type);
+    if (bits != 32 && bits != 64) return Unsupported(inst.line, "atomic width");
+    if (IsFloat(type) && what != "add")
+      return Unsupported(inst.line, absl::StrCat("float atomic ", what));
+    if (wrap && type != Type::kU32)
+      return Unsupported(inst.line, absl::StrCat("atom.", what, " other than .u32"));
+    auto value = Read(inst.operands[first], type, inst.line);
+    if (!value.ok()) return value.status();
+    uint32_t swap = 0;
+    if (cas) {
+      auto v = Read(inst.operands[first + 1], type, inst.line);
+      if (!v.ok()) return v.status();
+      swap = *v;
+    }
+    if (bits == 64) b_.int64_atomics = true;
+    // The operation on a global (u64 address) or shared (u32 byte offset)
+    // location.
+    auto atomic_at = [&](Space at, uint32_t addr) -> absl::StatusOr<uint32_t> {
+      uint32_t ptr = 0;
+      uint32_t scope = spv::ScopeDevice;
+      if (at == Space::kGlobal) {
+        // add.f64 is a compare-exchange loop on the 64-bit integer.
+        const uint32_t element = type == Type::kF64 ? b_.Int(64) : SpvType(type);
+        ptr = Op1(spv::OpConvertUToPtr, b_.Ptr(spv::StorageClassPhysicalStorageBuffer, element),
+                  addr);
+      } else {
+        // Shared memory is an array of 32-bit words: no 64-bit view of it.
+        if (bits != 32) return Unsupported(inst.line, "64-bit shared atomic");
+        ptr = SharedWordPtr(addr);
+        scope = spv::ScopeWorkgroup;
+      }
+      return AtomicOperation(what, type, at, ptr, b_.ConstInt(32, scope), *value, swap);
+    };
+    absl::StatusOr<uint32_t> id;
+    if (space == Space::kGlobal) {
+      auto addr = GlobalAddress(addr_op, 0, inst.line);
+      if (!addr.ok()) return addr.status();
+      id = inst.space == Space::kGeneric && generic_shared_
+               ? EmitGeneric(*addr, SpvType(type), atomic_at)
+               : atomic_at(Space::kGlobal, *addr);
+    } else if (space == Space::kShared) {
+      auto addr = SharedAddress(addr_op, 0, inst.line);
+      if (!addr.ok()) return addr.status();
+      id = atomic_at(Space::kShared, *addr);
+    } else {
+      return Unsupported(inst.line, "atomic state space");
+    }
+    if (!id.ok()) return id.status();
+    if (!is_red) SH_PTX_RETURN_IF_ERROR(Write(inst.operands[0], *id, type, inst.line));
+    return absl::OkStatus();
+  }
+
+  // One atomic `what` (atom's operation modifier) of `type` at `ptr`;
+  // returns the value it replaced.
+  uint32_t AtomicOperation(const std::string& what, Type type, Space space, uint32_t ptr,
+                           uint32_t scope_id, uint32_t value, uint32_t swap) {
     static const std::map<std::string, spv::Op> kIntOps = {{"add", spv::OpAtomicIAdd},
                                                            {"and", spv::OpAtomicAnd},
                                                            {"or", spv::OpAtomicOr},
                                                            {"xor", spv::OpAtomicXor},
                                                            {"exch", spv::OpAtomicExchange}};
-    std::string what;
-    for (const std::string& m : inst.modifiers) {
-      if (kIntOps.count(m) || m == "min" || m == "max") what = m;
-    }
-    if (what.empty()) return Unsupported(inst.line, absl::StrCat(inst.opcode, " operation"));
-    const int bits = TypeBits(type);
-    spv::Op op;
-    if (IsFloat(type)) {
-      if (what != "add" || bits != 32)
-        return Unsupported(inst.line, "float atomic other than add.f32");
-      op = spv::OpAtomicFAddEXT;
-    } else if (what == "min") {
-      op = IsSigned(type) ? spv::OpAtomicSMin : spv::OpAtomicUMin;
-    } else if (what == "max") {
-      op = IsSigned(type) ? spv::OpAtomicSMax : spv::OpAtomicUMax;
+    const uint32_t relaxed = b_.ConstInt(32, 0);
+    const uint32_t boolean = b_.Bool();
+    uint32_t id = 0;
+    if (what == "cas") {
+      // PTX: d = *a; *a = (d == b) ? c : d.
+      id = b_.NewId();
+      Emit(code_, spv::OpAtomicCompareExchange,
+           {SpvType(type), id, ptr, scope_id, relaxed, relaxed, swap, value});
+    } else if (what == "inc" || what == "dec") {
+      // SPIR-V has no bounded increment: a compare-exchange loop computes
+      // PTX's inc: old >= b ? 0 : old + 1 and dec: (old == 0 || old > b) ? b
+      // : old - 1.
+      const uint32_t u32 = b_.Int(32), bound = value;
+      id = CompareExchangeLoop(u32, ptr, scope_id, [&](uint32_t old) {
+        if (what == "inc") {
+          return Select(u32, Op2(spv::OpUGreaterThanEqual, boolean, old, bound), b_.ConstInt(32, 0),
+                        Op2(spv::OpIAdd, u32, old, b_.ConstInt(32, 1)));
+        }
+        const uint32_t reset =
+            Op2(spv::OpLogicalOr, boolean, Op2(spv::OpIEqual, boolean, old, b_.ConstInt(32, 0)),
+                Op2(spv::OpUGreaterThan, boolean, old, bound));
+        return Select(u32, reset, bound, Op2(spv::OpISub, u32, old, b_.ConstInt(32, 1)));
+      });
+    } else if (IsFloat(type) && (space == Space::kShared || type == Type::kF64)) {
+      // The shared words are integers, float atomics on Workgroup memory
+      // need a device feature besides, and no Vulkan feature adds f64: a
+      // compare-exchange loop on the bits.
+      const int bits = TypeBits(type);
+      const uint32_t word = b_.Int(bits), ft = SpvType(type);
+      const uint32_t bits_old = CompareExchangeLoop(word, ptr, scope_id, [&](uint32_t old) {
+        const uint32_t sum = Op2(spv::OpFAdd, ft, Op1(spv::OpBitcast, ft, old), value);
+        return Op1(spv::OpBitcast, word, sum);
+      });
+      id = Op1(spv::OpBitcast, ft, bits_old);
     } else {
-      op = kIntOps.at(what);
+      spv::Op op;
+      if (IsFloat(type)) {
+        op = spv::OpAtomicFAddEXT;
+        b_.float_atomics = true;
+      } else if (what == "min") {
+        op = IsSigned(type) ? spv::OpAtomicSMin : spv::OpAtomicUMin;
+      } else if (what == "max") {
+        op = IsSigned(type) ? spv::OpAtomicSMax : spv::OpAtomicUMax;
+      } else {
+        op = kIntOps.at(what);
+      }
+      id = b_.NewId();
+      Emit(code_, op, {SpvType(type), id, ptr, scope_id, relaxed, value});
     }
-    if (bits != 32 && bits != 64) return Unsupported(inst.line, "atomic width");
-    auto value = Read(val_op, type, inst.line);
-    if (!value.ok()) return value.status();
-    uint32_t ptr = 0;
-    uint32_t scope = spv::ScopeDevice;
-    if (space == Space::kGlobal) {
-      auto addr = GlobalAddress(addr_op, 0, inst.line);
-      if (!addr.ok()) return addr.status();
-      ptr = Op1(spv::OpConvertUToPtr, b_.Ptr(spv::StorageClassPhysicalStorageBuffer, SpvType(type)),
-                *addr);
-    } else if (space == Space::kShared) {
-      if (IsFloat(type) || bits != 32)
-        return Unsupported(inst.line, "shared atomic other than 32-bit integer");
-      auto addr = SharedAddress(addr_op, 0, inst.line);
-      if (!addr.ok()) return addr.status();
-      ptr = SharedWordPtr(*addr);
-      scope = spv::ScopeWorkgroup;
-    } else {
-      return Unsupported(inst.line, "atomic state space");
-    }
-    if (IsFloat(type)) b_.float_atomics = true;
-    const uint32_t id = b_.NewId();
-    Emit(code_, op, {SpvType(type), id, ptr, b_.ConstInt(32, scope), b_.ConstInt(32, 0), *value});
-    if (!is_red) SH_PTX_RETURN_IF_ERROR(Write(inst.operands[0], id, type, inst.line));
-    return absl::OkStatus();
+    return id;
+  }
+
+  // An atomic read-modify-write SPIR-V has no instruction for: loads the
+  // value, then retries OpAtomicCompareExchange of `update(old)` until no
+  // other thread changed the value in between. Returns the value replaced.
+  // Each retry is a loop iteration (docs/ptx.md, loop limit); contention
+  // costs about one retry per competing thread.
+  template <typename F>
+  uint32_t CompareExchangeLoop(uint32_t type, uint32_t ptr, uint32_t scope_id, F update) {
+    const uint32_t relaxed = b_.ConstInt(32, 0);
+    const uint32_t old_var = b_.NewId();
+    Emit(vars_, spv::OpVariable,
+         {b_.Ptr(spv::StorageClassFunction, type), old_var, spv::StorageClassFunction});
+    const uint32_t initial = b_.NewId();
+    Emit(code_, spv::OpAtomicLoad, {type, initial, ptr, scope_id, relaxed});
+    Emit(code_, spv::OpStore, {old_var, initial});
+    const uint32_t header = b_.NewId(), body = b_.NewId(), cont = b_.NewId(), merge = b_.NewId();
+    Emit(code_, spv::OpBranch, {header});
+    Emit(code_, spv::OpLabel, {header});
+    Emit(code_, spv::OpLoopMerge, {merge, cont, spv::LoopControlMaskNone});
+    Emit(code_, spv::OpBranch, {body});
+    Emit(code_, spv::OpLabel, {body});
+    const uint32_t old = Op1(spv::OpLoad, type, old_var);
+    const uint32_t replacement = update(old);
+    const uint32_t seen = b_.NewId();
+    Emit(code_, spv::OpAtomicCompareExchange,
+         {type, seen, ptr, scope_id, relaxed, relaxed, replacement, old});
+    Emit(code_, spv::OpStore, {old_var, seen});
+    const uint32_t done = Op2(spv::OpIEqual, b_.Bool(), seen, old);
+    Emit(code_, spv::OpBranch, {cont});
+    Emit(code_, spv::OpLabel, {cont});
+    Emit(code_, spv::OpBranchConditional, {done, merge, header});
+    Emit(code_, spv::OpLabel, {merge});
+    return Op1(spv::OpLoad, type, old_var);
   }
 
   // --- arithmetic ---
@@ -1010,6 +1221,226 @@ class FunctionEmitter {
     }
   }
 
+  // add/sub.sat.s32: PTX clamps to [INT_MIN, INT_MAX]. The wrapped result
+  // overflowed when its sign differs from both operands' (add) or from a's
+  // while a and b differ in sign (sub); it then saturates toward a's sign.
+  uint32_t SaturateS32(uint32_t wrapped, uint32_t a, uint32_t c, bool add) {
+    const uint32_t i32 = b_.Int(32), boolean = b_.Bool();
+    const uint32_t ar = Op2(spv::OpBitwiseXor, i32, a, wrapped);
+    const uint32_t other =
+        add ? Op2(spv::OpBitwiseXor, i32, c, wrapped) : Op2(spv::OpBitwiseXor, i32, a, c);
+    const uint32_t overflow =
+        Op2(spv::OpSLessThan, boolean, Op2(spv::OpBitwiseAnd, i32, ar, other), b_.ConstInt(32, 0));
+    const uint32_t negative = Op2(spv::OpSLessThan, boolean, a, b_.ConstInt(32, 0));
+    const uint32_t limit =
+        Select(i32, negative, b_.ConstInt(32, 0x80000000u), b_.ConstInt(32, 0x7fffffffu));
+    return Select(i32, overflow, limit, wrapped);
+  }
+
+  uint32_t Select(uint32_t type, uint32_t cond, uint32_t a, uint32_t c) {
+    const uint32_t id = b_.NewId();
+    Emit(code_, spv::OpSelect, {type, id, cond, a, c});
+    return id;
+  }
+
+  // The low and high 32-bit halves of a 64-bit value: Vulkan allows the
+  // SPIR-V bit instructions (OpBitCount, OpBitReverse, FindUMsb) on 32-bit
+  // integers only.
+  std::pair<uint32_t, uint32_t> Halves(uint32_t v64) {
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t lo = Op1(spv::OpUConvert, u32, v64);
+    const uint32_t hi = Op1(spv::OpUConvert, u32,
+                            Op2(spv::OpShiftRightLogical, b_.Int(64), v64, b_.ConstInt(64, 32)));
+    return {lo, hi};
+  }
+  uint32_t Clz32(uint32_t x) {
+    // FindUMsb is -1 for 0, so 31 - msb is 32 there, as PTX's clz.
+    const uint32_t u32 = b_.Int(32);
+    return Op2(spv::OpISub, u32, b_.ConstInt(32, 31), Ext(u32, GLSLstd450FindUMsb, {x}));
+  }
+
+  // popc, clz, brev, bfind, bfe, bfi and prmt, with PTX's semantics for
+  // field positions and lengths beyond the width (SPIR-V's OpBitField* leave
+  // those undefined, so fields are cut with clamped shifts instead).
+  absl::Status EmitBitInstruction(const Instruction& inst) {
+    const std::string& op = inst.opcode;
+    const Type type = inst.type();
+    const int bits = TypeBits(type);
+    if (!IsInteger(type) || (bits != 32 && bits != 64))
+      return Unsupported(inst.line, absl::StrCat(op, ".", TypeName(type)));
+    const uint32_t u32 = b_.Int(32), boolean = b_.Bool();
+    const uint32_t t = SpvType(type);
+    const bool wide = bits == 64;
+    auto operand = [&](size_t i, Type want) { return Read(inst.operands[i], want, inst.line); };
+    // A u32 operand as a shift amount of the instruction's width.
+    auto widen = [&](uint32_t v32) { return wide ? Op1(spv::OpUConvert, t, v32) : v32; };
+    uint32_t result = 0;
+    Type result_type = type;
+    if (op == "bfind") {
+      // PTX: the position of the most significant 1 bit (of ~a for negative
+      // signed a), 0xffffffff when there is none; .shiftamt gives msb - that.
+      if (inst.operands.size() != 2) return SyntaxError(inst.line, "bfind takes two operands");
+      auto a = operand(1, type);
+      if (!a.ok()) return a.status();
+      const bool sg = IsSigned(type);
+      if (!wide) {
+        result = Ext(u32, sg ? GLSLstd450FindSMsb : GLSLstd450FindUMsb, {*a});
+      } else {
+        uint32_t x = *a;
+        if (sg) {
+          const uint32_t negative =
+              Op2(spv::OpSLessThan, boolean, Halves(x).second, b_.ConstInt(32, 0));
+          x = Select(t, negative, Op1(spv::OpNot, t, x), x);
+        }
+        const auto [lo, hi] = Halves(x);
+        const uint32_t hi_zero = Op2(spv::OpIEqual, boolean, hi, b_.ConstInt(32, 0));
+        result =
+            Select(u32, hi_zero, Ext(u32, GLSLstd450FindUMsb, {lo}),
+                   Op2(spv::OpIAdd, u32, b_.ConstInt(32, 32), Ext(u32, GLSLstd450FindUMsb, {hi})));
+      }
+      if (inst.HasModifier("shiftamt")) {
+        const uint32_t none = b_.ConstInt(32, 0xffffffffu);
+        result = Select(u32, Op2(spv::OpIEqual, boolean, result, none), none,
+                        Op2(spv::OpISub, u32, b_.ConstInt(32, bits - 1), result));
+      }
+      result_type = Type::kU32;
+    } else if (op == "popc" || op == "clz" || op == "brev") {
+      if (inst.operands.size() != 2) return SyntaxError(inst.line, op + " takes two operands");
+      auto a = operand(1, UintOf(bits));
+      if (!a.ok()) return a.status();
+      if (op == "brev") {
+        if (!wide) {
+          result = Op1(spv::OpBitReverse, u32, *a);
+        } else {
+          const auto [lo, hi] = Halves(*a);
+          const uint32_t u64 = b_.Int(64);
+          const uint32_t new_hi = Op1(spv::OpUConvert, u64, Op1(spv::OpBitReverse, u32, lo));
+          const uint32_t new_lo = Op1(spv::OpUConvert, u64, Op1(spv::OpBitReverse, u32, hi));
+          result = Op2(spv::OpBitwiseOr, u64, new_lo,
+                       Op2(spv::OpShiftLeftLogical, u64, new_hi, b_.ConstInt(64, 32)));
+        }
+        result_type = UintOf(bits);
+      } else {
+        // The count is a .u32 whatever the source width.
+        result_type = Type::kU32;
+        if (!wide) {
+          result = op == "popc" ? Op1(spv::OpBitCount, u32, *a) : Clz32(*a);
+        } else if (op == "popc") {
+          const auto [lo, hi] = Halves(*a);
+          result =
+              Op2(spv::OpIAdd, u32, Op1(spv::OpBitCount, u32, lo), Op1(spv::OpBitCount, u32, hi));
+        } else {
+          const auto [lo, hi] = Halves(*a);
+          const uint32_t hi_zero = Op2(spv::OpIEqual, boolean, hi, b_.ConstInt(32, 0));
+          result = Select(u32, hi_zero, Op2(spv::OpIAdd, u32, b_.ConstInt(32, 32), Clz32(lo)),
+                          Clz32(hi));
+        }
+      }
+    } else if (op == "bfe") {
+      // PTX: d[i] = (i < len && pos + i <= msb) ? a[pos + i] : sign, with
+      // sign = a[min(pos + len - 1, msb)] for signed types, 0 otherwise or
+      // when len is 0. As shifts: move the field's top bit e to the msb, then
+      // shift right (arithmetically when signed) by msb - e + pos.
+      if (inst.operands.size() != 4) return SyntaxError(inst.line, "bfe takes four operands");
+      auto a = operand(1, type);
+      auto pos_in = operand(2, Type::kU32);
+      auto len_in = operand(3, Type::kU32);
+      if (!a.ok()) return a.status();
+      if (!pos_in.ok()) return pos_in.status();
+      if (!len_in.ok()) return len_in.status();
+      const uint32_t msb = b_.ConstInt(32, bits - 1), byte = b_.ConstInt(32, 0xff);
+      const uint32_t pos = Op2(spv::OpBitwiseAnd, u32, *pos_in, byte);
+      const uint32_t len = Op2(spv::OpBitwiseAnd, u32, *len_in, byte);
+      const uint32_t last =
+          Op2(spv::OpISub, u32, Op2(spv::OpIAdd, u32, pos, len), b_.ConstInt(32, 1));
+      const uint32_t e = Ext(u32, GLSLstd450UMin, {last, msb});
+      const uint32_t left = Op2(spv::OpISub, u32, msb, e);
+      const uint32_t right = Op2(spv::OpIAdd, u32, left, pos);  // at most 63 + 255
+      const uint32_t moved = Op2(spv::OpShiftLeftLogical, t, *a, widen(left));
+      const uint32_t zero = b_.ConstInt(bits, 0);
+      uint32_t field;
+      if (IsSigned(type)) {
+        // A start beyond the msb leaves only copies of the sign bit.
+        field = Op2(spv::OpShiftRightArithmetic, t, moved,
+                    widen(Ext(u32, GLSLstd450UMin, {right, msb})));
+      } else {
+        const uint32_t shifted =
+            Op2(spv::OpShiftRightLogical, t, moved, widen(Ext(u32, GLSLstd450UMin, {right, msb})));
+        field = Select(t, Op2(spv::OpUGreaterThan, boolean, right, msb), zero, shifted);
+      }
+      result = Select(t, Op2(spv::OpIEqual, boolean, len, b_.ConstInt(32, 0)), zero, field);
+    } else if (op == "bfi") {
+      // PTX: f = b with bits [pos, min(pos + len, width)) taken from a's low
+      // bits; a start beyond the msb leaves b.
+      if (inst.operands.size() != 5) return SyntaxError(inst.line, "bfi takes five operands");
+      auto a = operand(1, type);
+      auto base = operand(2, type);
+      auto pos_in = operand(3, Type::kU32);
+      auto len_in = operand(4, Type::kU32);
+      if (!a.ok()) return a.status();
+      if (!base.ok()) return base.status();
+      if (!pos_in.ok()) return pos_in.status();
+      if (!len_in.ok()) return len_in.status();
+      const uint32_t msb = b_.ConstInt(32, bits - 1), byte = b_.ConstInt(32, 0xff);
+      const uint32_t pos = Op2(spv::OpBitwiseAnd, u32, *pos_in, byte);
+      const uint32_t len = Op2(spv::OpBitwiseAnd, u32, *len_in, byte);
+      const uint32_t all = b_.ConstInt(bits, ~uint64_t{0});
+      const uint32_t ones = Op2(spv::OpISub, t,
+                                Op2(spv::OpShiftLeftLogical, t, b_.ConstInt(bits, 1),
+                                    widen(Ext(u32, GLSLstd450UMin, {len, msb}))),
+                                b_.ConstInt(bits, 1));
+      const uint32_t mask = Select(t, Op2(spv::OpUGreaterThan, boolean, len, msb), all, ones);
+      const uint32_t shift = widen(Ext(u32, GLSLstd450UMin, {pos, msb}));
+      const uint32_t placed = Op2(spv::OpShiftLeftLogical, t, mask, shift);
+      const uint32_t kept = Op2(spv::OpBitwiseAnd, t, *base, Op1(spv::OpNot, t, placed));
+      const uint32_t inserted =
+          Op2(spv::OpBitwiseAnd, t, Op2(spv::OpShiftLeftLogical, t, *a, shift), placed);
+      result = Select(t, Op2(spv::OpUGreaterThan, boolean, pos, msb), *base,
+                      Op2(spv::OpBitwiseOr, t, kept, inserted));
+    } else {  // prmt
+      for (const std::string& m : inst.modifiers) {
+        if (m != "b32") return Unsupported(inst.line, absl::StrCat("prmt mode .", m));
+      }
+      if (wide) return SyntaxError(inst.line, "prmt takes .b32");
+      if (inst.operands.size() != 4) return SyntaxError(inst.line, "prmt takes four operands");
+      auto a = operand(1, Type::kU32);
+      auto c = operand(2, Type::kU32);
+      auto sel_in = operand(3, Type::kU32);
+      if (!a.ok()) return a.status();
+      if (!c.ok()) return c.status();
+      if (!sel_in.ok()) return sel_in.status();
+      // Default mode: byte k of d is byte (selector nibble k & 7) of {b, a},
+      // or that byte's sign replicated when the nibble's bit 3 is set.
+      result = b_.ConstInt(32, 0);
+      for (uint32_t k = 0; k < 4; ++k) {
+        const uint32_t nibble =
+            Op2(spv::OpBitwiseAnd, u32,
+                Op2(spv::OpShiftRightLogical, u32, *sel_in, b_.ConstInt(32, 4 * k)),
+                b_.ConstInt(32, 0xf));
+        const uint32_t from_b = Op2(spv::OpBitwiseAnd, u32, nibble, b_.ConstInt(32, 4));
+        const uint32_t source =
+            Select(u32, Op2(spv::OpINotEqual, boolean, from_b, b_.ConstInt(32, 0)), *c, *a);
+        const uint32_t shift =
+            Op2(spv::OpShiftLeftLogical, u32,
+                Op2(spv::OpBitwiseAnd, u32, nibble, b_.ConstInt(32, 3)), b_.ConstInt(32, 3));
+        const uint32_t value =
+            Op2(spv::OpBitwiseAnd, u32, Op2(spv::OpShiftRightLogical, u32, source, shift),
+                b_.ConstInt(32, 0xff));
+        const uint32_t sign =
+            Op2(spv::OpIMul, u32, Op2(spv::OpShiftRightLogical, u32, value, b_.ConstInt(32, 7)),
+                b_.ConstInt(32, 0xff));
+        const uint32_t replicate =
+            Op2(spv::OpINotEqual, boolean, Op2(spv::OpBitwiseAnd, u32, nibble, b_.ConstInt(32, 8)),
+                b_.ConstInt(32, 0));
+        const uint32_t picked = Select(u32, replicate, sign, value);
+        result = Op2(spv::OpBitwiseOr, u32, result,
+                     Op2(spv::OpShiftLeftLogical, u32, picked, b_.ConstInt(32, 8 * k)));
+      }
+      result_type = Type::kU32;
+    }
+    return Write(inst.operands[0], result, result_type, inst.line);
+  }
+
   absl::Status EmitArithmetic(const Instruction& inst) {
     const std::string& op = inst.opcode;
     const Type type = inst.type();
@@ -1019,8 +1450,13 @@ class FunctionEmitter {
     const bool sg = IsSigned(type);
     const uint32_t t = SpvType(type);
     for (const std::string& m : inst.modifiers) {
-      if (m == "sat" && !fl) return Unsupported(inst.line, "integer .sat");
+      if (m == "sat" && !fl && !((op == "add" || op == "sub") && type == Type::kS32))
+        return Unsupported(inst.line, "integer .sat other than add/sub.s32");
       if (m == "cc") return Unsupported(inst.line, "carry (.cc)");
+    }
+    if (op == "popc" || op == "clz" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt" ||
+        op == "bfind") {
+      return EmitBitInstruction(inst);
     }
     uint32_t result = 0;
     Type result_type = type;
@@ -1036,10 +1472,13 @@ class FunctionEmitter {
       result = Op2(fl ? fop : iop, t, (*s)[0], (*s)[1]);
       return absl::OkStatus();
     };
-    if (op == "add") {
-      SH_PTX_RETURN_IF_ERROR(binary(spv::OpFAdd, spv::OpIAdd));
-    } else if (op == "sub") {
-      SH_PTX_RETURN_IF_ERROR(binary(spv::OpFSub, spv::OpISub));
+    if (op == "add" || op == "sub") {
+      const bool add = op == "add";
+      auto s = Sources(inst, 2, type);
+      if (!s.ok()) return s.status();
+      result = Op2(fl ? (add ? spv::OpFAdd : spv::OpFSub) : (add ? spv::OpIAdd : spv::OpISub), t,
+                   (*s)[0], (*s)[1]);
+      if (!fl && inst.HasModifier("sat")) result = SaturateS32(result, (*s)[0], (*s)[1], add);
     } else if (op == "mul" || op == "mad") {
       const bool mad = op == "mad";
       const size_t count = mad ? 3 : 2;
@@ -1263,13 +1702,47 @@ class FunctionEmitter {
     return Write(inst.operands[0], result, Type::kPred, inst.line);
   }
 
+  // PTX: float-to-integer conversions clamp to the destination's range and
+  // give 0 for NaN; SPIR-V leaves out-of-range values undefined. The limits
+  // are powers of two, exact in every float type: values at or above 2^(n-1)
+  // (2^n unsigned) give the maximum, values below -2^(n-1) (0) the minimum,
+  // and only in-range values (NaN fails both ordered compares) reach the
+  // conversion. Narrow destinations convert at 32 bits, then truncate.
+  uint32_t FloatToIntSaturating(uint32_t x, Type from, Type to) {
+    const int fb = TypeBits(from), tb = TypeBits(to);
+    const bool sg = IsSigned(to);
+    const int cb = tb == 64 ? 64 : 32;  // the conversion's width
+    const uint32_t ft = SpvType(from), ct = b_.Int(cb), boolean = b_.Bool();
+    const double hi = std::ldexp(1.0, sg ? tb - 1 : tb);
+    const double lo = sg ? -hi : 0.0;
+    const uint64_t max = sg         ? (uint64_t{1} << (tb - 1)) - 1
+                         : tb == 64 ? ~uint64_t{0}
+                                    : (uint64_t{1} << tb) - 1;
+    const uint64_t min = sg ? ~uint64_t{0} << (tb - 1) : 0;
+    const uint32_t too_big = Op2(spv::OpFOrdGreaterThanEqual, boolean, x, b_.ConstFloat(fb, hi));
+    const uint32_t too_small = Op2(spv::OpFOrdLessThan, boolean, x, b_.ConstFloat(fb, lo));
+    const uint32_t in_range =
+        Op2(spv::OpLogicalAnd, boolean,
+            Op2(spv::OpFOrdGreaterThanEqual, boolean, x, b_.ConstFloat(fb, lo)),
+            Op2(spv::OpFOrdLessThan, boolean, x, b_.ConstFloat(fb, hi)));
+    const uint32_t safe = Select(ft, in_range, x, b_.ConstFloat(fb, 0.0));
+    const uint32_t converted = Op1(sg ? spv::OpConvertFToS : spv::OpConvertFToU, ct, safe);
+    uint32_t result = Select(ct, too_big, b_.ConstInt(cb, max),
+                             Select(ct, too_small, b_.ConstInt(cb, min), converted));
+    if (tb < cb) result = Op1(spv::OpUConvert, b_.Int(tb), result);
+    return result;
+  }
+
   absl::Status EmitCvt(const Instruction& inst) {
     if (inst.types.size() != 2 || inst.operands.size() != 2) {
       return SyntaxError(inst.line, "cvt takes two types and two operands");
     }
     const Type to = inst.types[0], from = inst.types[1];
     if (to == Type::kF16 || from == Type::kF16) return Unsupported(inst.line, "cvt with .f16");
-    if (inst.HasModifier("sat") && !IsFloat(to)) return Unsupported(inst.line, "integer cvt.sat");
+    // Float-to-integer conversions saturate anyway, so only integer sources
+    // make .sat on an integer destination a separate case.
+    if (inst.HasModifier("sat") && !IsFloat(to) && !IsFloat(from))
+      return Unsupported(inst.line, "integer cvt.sat");
     auto v = Read(inst.operands[1], from, inst.line);
     if (!v.ok()) return v.status();
     const uint32_t t = SpvType(to);
@@ -1292,10 +1765,7 @@ class FunctionEmitter {
       result = from == to ? *v : Op1(spv::OpFConvert, t, *v);
       result = round(t, result);
     } else if (IsFloat(from)) {
-      // PTX float-to-int conversions saturate; SPIR-V leaves out-of-range
-      // values undefined (documented gap).
-      const uint32_t r = round(SpvType(from), *v);
-      result = Op1(IsSigned(to) ? spv::OpConvertFToS : spv::OpConvertFToU, t, r);
+      result = FloatToIntSaturating(round(SpvType(from), *v), from, to);
     } else if (IsFloat(to)) {
       result = Op1(IsSigned(from) ? spv::OpConvertSToF : spv::OpConvertUToF, t, *v);
     } else {
@@ -1310,6 +1780,47 @@ class FunctionEmitter {
     return Write(inst.operands[0], result, to, inst.line);
   }
 
+  // mov.b64 %rd, {%r1, %r2} packs the elements (the first lowest);
+  // mov.b64 {%r1, %r2}, %rd unpacks them.
+  absl::Status EmitPackMove(const Instruction& inst) {
+    const Type type = inst.type();
+    const int bits = TypeBits(type);
+    const bool pack = inst.operands[1].kind == Operand::Kind::kVector;
+    const Operand& vec = inst.operands[pack ? 1 : 0];
+    const Operand& scalar = inst.operands[pack ? 0 : 1];
+    const size_t count = vec.elements.size();
+    if (!IsInteger(type) || scalar.kind == Operand::Kind::kVector || (count != 2 && count != 4) ||
+        bits % count != 0 || bits / count < 8) {
+      return Unsupported(inst.line, "mov with this vector form");
+    }
+    const int part_bits = static_cast<int>(bits / count);
+    const Type whole = UintOf(bits), part = UintOf(part_bits);
+    const uint32_t t = SpvType(whole);
+    if (pack) {
+      uint32_t result = b_.ConstInt(bits, 0);
+      for (size_t k = 0; k < count; ++k) {
+        auto e = Read(vec.elements[k], part, inst.line);
+        if (!e.ok()) return e.status();
+        auto wide = Convert({*e, part}, whole, false, inst.line);
+        if (!wide.ok()) return wide.status();
+        result = Op2(spv::OpBitwiseOr, t, result,
+                     Op2(spv::OpShiftLeftLogical, t, *wide, b_.ConstInt(bits, k * part_bits)));
+      }
+      return Write(scalar, result, whole, inst.line);
+    }
+    auto v = Read(scalar, whole, inst.line);
+    if (!v.ok()) return v.status();
+    for (size_t k = 0; k < count; ++k) {
+      if (vec.elements[k].kind == Operand::Kind::kSymbol && vec.elements[k].name == "_") continue;
+      const uint32_t shifted =
+          Op2(spv::OpShiftRightLogical, t, *v, b_.ConstInt(bits, k * part_bits));
+      auto narrow = Convert({shifted, whole}, part, false, inst.line);
+      if (!narrow.ok()) return narrow.status();
+      SH_PTX_RETURN_IF_ERROR(Write(vec.elements[k], *narrow, part, inst.line));
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status EmitInstruction(const Instruction& inst) {
     const std::string& op = inst.opcode;
     if (op == "ld" || op == "st") return EmitLoadStore(inst);
@@ -1319,6 +1830,10 @@ class FunctionEmitter {
     if (op == "mov") {
       if (inst.operands.size() != 2) return SyntaxError(inst.line, "mov takes two operands");
       const Type type = inst.type();
+      if (inst.operands[0].kind == Operand::Kind::kVector ||
+          inst.operands[1].kind == Operand::Kind::kVector) {
+        return EmitPackMove(inst);
+      }
       auto v = Read(inst.operands[1], type, inst.line);
       if (!v.ok()) return v.status();
       return Write(inst.operands[0], *v, type, inst.line);
@@ -1337,13 +1852,19 @@ class FunctionEmitter {
       return Write(inst.operands[0], id, type, inst.line);
     }
     if (op == "cvta") {
-      // Generic addresses equal global ones here; shared memory has no
-      // generic addresses in this translator.
-      if (inst.space != Space::kGlobal) return Unsupported(inst.line, "cvta outside .global");
+      // Generic addresses equal global ones; shared addresses become generic
+      // in the shared window (EmitGeneric).
+      if (inst.space != Space::kGlobal && inst.space != Space::kShared)
+        return Unsupported(inst.line, "cvta outside .global and .shared");
       if (inst.operands.size() != 2) return SyntaxError(inst.line, "cvta takes two operands");
       auto v = Read(inst.operands[1], Type::kU64, inst.line);
       if (!v.ok()) return v.status();
-      return Write(inst.operands[0], *v, Type::kU64, inst.line);
+      uint32_t result = *v;
+      if (inst.space == Space::kShared) {
+        result = Op2(inst.HasModifier("to") ? spv::OpISub : spv::OpIAdd, b_.Int(64), *v,
+                     b_.ConstInt(64, kSharedWindow));
+      }
+      return Write(inst.operands[0], result, Type::kU64, inst.line);
     }
     if (op == "bar" || op == "barrier") {
       if (!(inst.HasModifier("sync") || op == "barrier") || inst.operands.size() != 1 ||
@@ -1382,6 +1903,9 @@ class FunctionEmitter {
   uint32_t param_var_ = 0;
   std::vector<uint32_t> param_types_;
   uint32_t block_var_ = 0;
+  // The kernel makes shared addresses generic (cvta.shared), so generic
+  // accesses test which window an address is in.
+  bool generic_shared_ = false;
 };
 
 // Module-scope .global and .const variables become the members of the

@@ -56,19 +56,20 @@ TEST_P(CorpusTest, TranslatesToValidVulkanSpirv) {
 INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                          testing::Values("vector_add", "saxpy", "grid_stride", "block_reduce",
                                          "histogram", "early_return", "dyn_shared", "module_vars",
-                                         "local_array"));
+                                         "local_array", "bit_ops", "float_to_int", "atomics_ext",
+                                         "generic_shared", "bit_find"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
 TEST(PtxTranslateTest, UnsupportedInstructionNamesItsLine) {
   const std::string text = std::string(kHeader) +
                            ".visible .entry k()\n{\n .reg .b32 %r<3>;\n"
-                           " popc.b32 %r1, %r2;\n ret;\n}\n";
+                           " sad.u32 %r1, %r2, %r2, %r2;\n ret;\n}\n";
   auto spirv = TranslatePtx(text);
   ASSERT_FALSE(spirv.ok());
   EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_NE(spirv.status().message().find("ptx line 7"), std::string::npos) << spirv.status();
-  EXPECT_NE(spirv.status().message().find("popc"), std::string::npos) << spirv.status();
+  EXPECT_NE(spirv.status().message().find("sad"), std::string::npos) << spirv.status();
 }
 
 TEST(PtxTranslateTest, SyntaxErrorNamesItsLine) {
@@ -124,6 +125,119 @@ TEST(PtxTranslateTest, LoopWithSeveralExitsIsStructured) {
   const std::string dis = Disassemble(*spirv);
   EXPECT_EQ(dis.find("OpSwitch"), std::string::npos);
   EXPECT_NE(dis.find("OpLoopMerge"), std::string::npos);
+}
+
+// A kernel body between a header declaring registers and `ret`.
+std::string Kernel(const std::string& body) {
+  return std::string(kHeader) +
+         ".visible .entry k(.param .u64 out)\n{\n"
+         " .reg .pred %p<3>; .reg .b16 %rs<3>; .reg .b32 %r<9>; .reg .b64 %rd<9>;\n"
+         " .reg .f32 %f<3>;\n .shared .align 8 .b8 tile[64];\n"
+         " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n cvt.u64.u32 %rd2, %r1;\n" +
+         body + " ret;\n}\n";
+}
+
+TEST(PtxTranslateTest, BitInstructionsTranslate) {
+  auto spirv = TranslatePtx(Kernel(
+      " popc.b32 %r2, %r1;\n popc.b64 %r3, %rd2;\n clz.b32 %r4, %r1;\n clz.b64 %r5, %rd2;\n"
+      " brev.b32 %r6, %r1;\n brev.b64 %rd3, %rd2;\n bfe.u32 %r2, %r1, %r3, 7;\n"
+      " bfe.s32 %r3, %r1, 4, %r4;\n bfe.u64 %rd4, %rd2, %r1, 40;\n bfe.s64 %rd5, %rd2, 3, %r2;\n"
+      " bfi.b32 %r7, %r1, %r2, 5, %r3;\n bfi.b64 %rd6, %rd2, %rd3, %r1, 33;\n"
+      " prmt.b32 %r8, %r1, %r2, %r3;\n prmt.b32 %r8, %r8, 0, 0x8a01;\n"
+      " add.sat.s32 %r2, %r1, %r8;\n sub.sat.s32 %r3, %r2, -5;\n"
+      " mov.b64 %rd7, {%r1, %r2};\n mov.b64 {%r3, %r4}, %rd7;\n mov.b32 %r5, {%rs1, %rs2};\n"
+      " st.global.u32 [%rd1], %r3;\n st.global.u64 [%rd1+8], %rd6;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  const std::string dis = Disassemble(*spirv);
+  EXPECT_NE(dis.find("OpBitCount"), std::string::npos);
+  EXPECT_NE(dis.find("OpBitReverse"), std::string::npos);
+}
+
+TEST(PtxTranslateTest, BitFindAndDoubleAtomicAddTranslate) {
+  auto spirv = TranslatePtx(
+      Kernel(" bfind.u32 %r2, %r1;\n bfind.s32 %r3, %r1;\n bfind.shiftamt.u64 %r4, %rd2;\n"
+             " bfind.s64 %r5, %rd2;\n .reg .f64 %fd<3>;\n cvt.rn.f64.u32 %fd1, %r5;\n"
+             " atom.global.add.f64 %fd2, [%rd1], %fd1;\n red.global.add.f64 [%rd1+8], %fd2;\n"
+             " st.global.u32 [%rd1], %r4;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+}
+
+TEST(PtxTranslateTest, UnsupportedFormsOfBitInstructionsNameTheirLine) {
+  for (const char* body : {" prmt.b32.f4e %r2, %r1, %r1, 1;\n", " mul.sat.s32 %r2, %r1, %r1;\n",
+                           " add.sat.u32 %r2, %r1, %r1;\n", " popc.b16 %rs1, %rs2;\n"}) {
+    auto spirv = TranslatePtx(Kernel(body));
+    ASSERT_FALSE(spirv.ok()) << body;
+    EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented) << spirv.status();
+    EXPECT_NE(spirv.status().message().find("ptx line 12"), std::string::npos) << spirv.status();
+  }
+}
+
+TEST(PtxTranslateTest, AtomicsAndNarrowStoresTranslate) {
+  auto spirv = TranslatePtx(Kernel(
+      " atom.global.cas.b32 %r2, [%rd1], 0, %r1;\n atom.global.cas.b64 %rd3, [%rd1+8], %rd2, 7;\n"
+      " atom.shared.cas.b32 %r3, [tile+4], %r1, 1;\n atom.global.inc.u32 %r4, [%rd1], 9;\n"
+      " atom.shared.dec.u32 %r5, [tile], %r1;\n atom.shared.add.f32 %f1, [tile+8], 0f3F800000;\n"
+      " red.shared.add.f32 [tile+12], %f1;\n st.global.u8 [%rd1+3], %r1;\n"
+      " st.global.u16 [%rd1+6], %rs1;\n st.shared.u8 [tile+17], %r2;\n"
+      " st.shared.b16 [tile+18], %rs2;\n ld.global.s8 %r6, [%rd1+1];\n"
+      " ld.shared.s16 %r7, [tile+2];\n st.global.u32 [%rd1], %r7;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  const std::string dis = Disassemble(*spirv);
+  EXPECT_NE(dis.find("OpAtomicCompareExchange"), std::string::npos);
+  EXPECT_NE(dis.find("OpAtomicAnd"), std::string::npos);
+}
+
+TEST(PtxTranslateTest, SixtyFourBitSharedAtomicIsUnsupported) {
+  auto spirv = TranslatePtx(Kernel(" atom.shared.cas.b64 %rd3, [tile], %rd2, 7;\n"));
+  ASSERT_FALSE(spirv.ok());
+  EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(spirv.status().message().find("ptx line 12"), std::string::npos) << spirv.status();
+}
+
+TEST(PtxTranslateTest, GenericSharedAddressesPickTheirWindowAtRunTime) {
+  auto spirv = TranslatePtx(
+      Kernel(" mov.u64 %rd3, tile;\n cvta.shared.u64 %rd4, %rd3;\n"
+             " setp.eq.u32 %p1, %r1, 0;\n selp.b64 %rd5, %rd4, %rd1, %p1;\n"
+             " ld.u32 %r2, [%rd5+4];\n st.u16 [%rd5+2], %rs1;\n st.v2.u32 [%rd5+8], {%r2, %r2};\n"
+             " cvta.to.shared.u32 %r3, %rd4;\n st.shared.u32 [%r3], %r2;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  // The shared window's base, 0xfffff00000000000.
+  constexpr char kWindow[] = "18446726481523507200";
+  EXPECT_NE(Disassemble(*spirv).find(kWindow), std::string::npos);
+  // Without cvta.shared, generic accesses stay plain global ones.
+  auto plain = TranslatePtx(Kernel(" ld.u32 %r2, [%rd1];\n st.u32 [%rd1+4], %r2;\n"));
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(Disassemble(*plain).find(kWindow), std::string::npos);
+  EXPECT_EQ(Disassemble(*plain).find("OpSelectionMerge"), std::string::npos);
+}
+
+TEST(PtxTranslateTest, GenericAtomicsBesideGenericSharedAddressesTestTheirWindow) {
+  auto spirv =
+      TranslatePtx(Kernel(" cvta.shared.u64 %rd4, tile;\n atom.add.u32 %r2, [%rd4], 1;\n"
+                          " atom.inc.u32 %r3, [%rd4+4], 5;\n"
+                          " atom.cas.b32 %r4, [%rd1], %r2, %r3;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  // 64-bit atomics have no shared form to fall back on.
+  auto wide =
+      TranslatePtx(Kernel(" cvta.shared.u64 %rd4, tile;\n atom.add.u64 %rd5, [%rd4], 1;\n"));
+  ASSERT_FALSE(wide.ok());
+  EXPECT_EQ(wide.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(wide.status().message().find("ptx line 13"), std::string::npos) << wide.status();
+}
+
+TEST(PtxTranslateTest, FloatToIntegerConversionsSaturate) {
+  auto spirv = TranslatePtx(
+      Kernel(" mov.f32 %f1, 0f7F800000;\n cvt.rzi.s32.f32 %r2, %f1;\n cvt.rni.u32.f32 %r3, %f1;\n"
+             " cvt.rzi.s64.f32 %rd3, %f1;\n cvt.rmi.u64.f32 %rd4, %f1;\n"
+             " cvt.rzi.sat.s16.f32 %rs1, %f1;\n cvt.rpi.u8.f32 %rs2, %f1;\n"
+             " st.global.u32 [%rd1], %r2;\n"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
 }
 
 }  // namespace
