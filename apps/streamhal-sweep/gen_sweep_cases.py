@@ -197,6 +197,8 @@ HANDLE_TYPES = {
     "CUkernel": "Kernel", "CUlibrary": "Library",
     "CUtexObject": "TexObject", "hipTextureObject_t": "TexObject",
     "CUsurfObject": "SurfObject", "hipSurfaceObject_t": "SurfObject",
+    "CUexternalMemory": "ExternalMemory", "hipExternalMemory_t": "ExternalMemory",
+    "CUexternalSemaphore": "ExternalSemaphore", "hipExternalSemaphore_t": "ExternalSemaphore",
 }
 DEVICE_TYPES = {"CUdevice", "hipDevice_t"}
 DEVPTR_TYPES = {"CUdeviceptr", "hipDeviceptr_t"}
@@ -337,7 +339,7 @@ DEFAULT_VARIANTS = {
 for _h in ("Context", "Module", "Function", "Stream", "Event", "LinkState", "MemPool", "MemHandle",
            "Graph",
            "GraphNode", "GraphExec", "Array", "TexRef", "Kernel", "Library", "TexObject",
-           "SurfObject"):
+           "SurfObject", "ExternalMemory", "ExternalSemaphore"):
     DEFAULT_VARIANTS[_h] = HANDLE_VARIANTS
 # CUDA: the NULL stream is the legacy default stream, valid wherever a stream is.
 DEFAULT_VARIANTS["Stream"] = HANDLE_VARIANTS[1:]

@@ -86,6 +86,10 @@ const char* RoleName(Role role) {
     case Role::kGraphExec: return "graph exec";
     case Role::kArray: return "array";
     case Role::kTexRef: return "texture reference";
+    case Role::kExternalMemory:
+      return "external memory";
+    case Role::kExternalSemaphore:
+      return "external semaphore";
     case Role::kTexObject:
       return "texture object";
     case Role::kSurfObject:
@@ -545,7 +549,9 @@ uint64_t Env::Handle(Role role) {
                  : kPlaceholder;
     }
     default:
-      // Texture references and CUkernel: no module of ours has one.
+      // Texture references and CUkernel: no module of ours has one. External
+      // memory and semaphores come from another API (a Vulkan device of the
+      // program's own), which the sweep does not run.
       return kPlaceholder;
   }
 }

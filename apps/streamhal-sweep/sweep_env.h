@@ -50,30 +50,32 @@ enum class Role : uint8_t {
   kTexRef,
   kKernel,
   kLibrary,
-  kTexObject,     // a texture object over a 16x1 array
-  kSurfObject,    // a surface object over a 16x1 CUDA_ARRAY3D_SURFACE_LDST array
-  kSize,          // a byte size or count: 16
-  kCopySize,      // a size bounded by the 4 KiB allocation it applies to: 16
-  kLen,           // a buffer length (int): 256
-  kEnum,          // an enumeration: valid value from the generator
-  kFlags,         // a flag word: 0
-  kGridDim,       // blocks in a launch: 1
-  kBlockDim,      // threads in a block (or work-items): 1
-  kSharedBytes,   // dynamic shared memory of a launch: 0
-  kKernelName,    // the sweep kernel's name
-  kGlobalName,    // the sweep module's global
-  kTexName,       // a texture reference name
-  kModulePath,    // a kernel file on disk
-  kPciBusId,      // device 0's PCI bus id string
-  kSymbolName,    // an entry point name ("cuInit" / "hipInit")
-  kImage,         // a kernel image in memory (NUL-terminated GLSL)
-  kFatBinary,     // a clang offload bundle with the sweep kernel
-  kKernelParams,  // kernelParams of the sweep kernel
-  kExtra,         // `extra` of a launch: null (kernelParams are given)
-  kJitOptions,    // one JIT option id (max registers)
-  kJitValues,     // its value
-  kMemOps,        // a stream memory operation batch of one memory barrier
-  kHostFn,        // a host function that does nothing
+  kTexObject,          // a texture object over a 16x1 array
+  kSurfObject,         // a surface object over a 16x1 CUDA_ARRAY3D_SURFACE_LDST array
+  kExternalMemory,     // cuImportExternalMemory: needs another API's memory; not made here
+  kExternalSemaphore,  // cuImportExternalSemaphore: not made here
+  kSize,               // a byte size or count: 16
+  kCopySize,           // a size bounded by the 4 KiB allocation it applies to: 16
+  kLen,                // a buffer length (int): 256
+  kEnum,               // an enumeration: valid value from the generator
+  kFlags,              // a flag word: 0
+  kGridDim,            // blocks in a launch: 1
+  kBlockDim,           // threads in a block (or work-items): 1
+  kSharedBytes,        // dynamic shared memory of a launch: 0
+  kKernelName,         // the sweep kernel's name
+  kGlobalName,         // the sweep module's global
+  kTexName,            // a texture reference name
+  kModulePath,         // a kernel file on disk
+  kPciBusId,           // device 0's PCI bus id string
+  kSymbolName,         // an entry point name ("cuInit" / "hipInit")
+  kImage,              // a kernel image in memory (NUL-terminated GLSL)
+  kFatBinary,          // a clang offload bundle with the sweep kernel
+  kKernelParams,       // kernelParams of the sweep kernel
+  kExtra,              // `extra` of a launch: null (kernelParams are given)
+  kJitOptions,         // one JIT option id (max registers)
+  kJitValues,          // its value
+  kMemOps,             // a stream memory operation batch of one memory barrier
+  kHostFn,             // a host function that does nothing
   kStreamCallback,
   kOccupancyFn,  // CUoccupancyB2DSize: null
 };

@@ -81,6 +81,12 @@ SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetAddressMode, nullptr, 0, CUaddress_mode{})
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFilterMode, nullptr, CUfilter_mode{})
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFlags, nullptr, 0)
 
+// External semaphores: no device here imports them yet.
+SH_CUDA_NOT_IMPLEMENTED(cuImportExternalSemaphore, nullptr, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuSignalExternalSemaphoresAsync, nullptr, nullptr, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuWaitExternalSemaphoresAsync, nullptr, nullptr, 0, nullptr)
+SH_CUDA_NOT_IMPLEMENTED(cuDestroyExternalSemaphore, nullptr)
+
 // Streams.
 
 // Events.

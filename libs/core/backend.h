@@ -427,6 +427,11 @@ class BackendDevice {
     uint64_t memory_size = 0;  // of the whole exported memory object
     uint64_t offset = 0;       // of the allocation in it
     uint32_t memory_type = 0;  // backend-specific, checked on import
+    // Memory another API allocated (cuImportExternalMemory): the type the
+    // backend uses for device memory is assumed, and `dedicated` says the
+    // memory was allocated for one buffer or image.
+    bool external = false;
+    bool dedicated = false;
   };
   virtual absl::StatusOr<ExportedMemory> ExportMemory(BackendAllocation* allocation);
   virtual absl::StatusOr<std::unique_ptr<BackendAllocation>> ImportMemory(

@@ -23,11 +23,12 @@ enum class ObjectKind : uint8_t {
   kLinkState,
   kArray,
   kTexRef,
-  kMemHandle,   // cuMemCreate
-  kLibrary,     // cuLibraryLoadData
-  kKernel,      // a kernel of a library
-  kTexObject,   // CUtexObject, hipTextureObject_t
-  kSurfObject,  // CUsurfObject, hipSurfaceObject_t
+  kMemHandle,       // cuMemCreate
+  kLibrary,         // cuLibraryLoadData
+  kKernel,          // a kernel of a library
+  kTexObject,       // CUtexObject, hipTextureObject_t
+  kSurfObject,      // CUsurfObject, hipSurfaceObject_t
+  kExternalMemory,  // cuImportExternalMemory
 };
 
 // Why a lookup failed.

@@ -145,10 +145,14 @@ absl::StatusOr<std::unique_ptr<MemoryBlock>> MemoryBlock::Create(VkDevice device
   VkExportMemoryAllocateInfo export_info = {VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
   export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
   export_info.pNext = &flags_info;
+  VkMemoryDedicatedAllocateInfo dedicated_info = {VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+  dedicated_info.buffer = block->buffer_;
+  dedicated_info.pNext = &flags_info;
   VkImportMemoryFdInfoKHR import_fd_info = {VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR};
   import_fd_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
   import_fd_info.fd = import_fd;
-  import_fd_info.pNext = &flags_info;
+  import_fd_info.pNext =
+      options.dedicated ? static_cast<const void*>(&dedicated_info) : &flags_info;
   VkMemoryAllocateInfo allocate_info = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocate_info.pNext = &flags_info;
   if (options.import_pointer != nullptr) allocate_info.pNext = &import_info;
@@ -811,19 +815,22 @@ absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryAllocator::ImportMemory(
     return Error(ErrorCode::kNotSupported,
                  "the device cannot import memory of another process (no opaque descriptors)");
   }
-  if (exported.memory_type >= config_.memory_properties.memoryTypeCount ||
-      exported.memory_type != device_->memory_type() ||
-      exported.memory_size > config_.max_allocation_size ||
+  // Another API's memory: allocated, we assume, from the type this device
+  // uses for device memory (docs/architecture.md, "Vulkan interop").
+  const uint32_t memory_type = exported.external ? device_->memory_type() : exported.memory_type;
+  if (memory_type >= config_.memory_properties.memoryTypeCount ||
+      memory_type != device_->memory_type() || exported.memory_size > config_.max_allocation_size ||
       exported.offset > exported.memory_size || size > exported.memory_size - exported.offset ||
       size == 0) {
     close(exported.fd);
     return Error(ErrorCode::kInvalidValue, "the exported memory (", exported.memory_size,
-                 " bytes of type ", exported.memory_type, ", ", size, " at offset ",
-                 exported.offset, ") does not fit this device");
+                 " bytes of type ", memory_type, ", ", size, " at offset ", exported.offset,
+                 ") does not fit this device");
   }
-  options.memory_type = exported.memory_type;
+  options.memory_type = memory_type;
   options.size = exported.memory_size;
   options.map = device_->mapped();
+  options.dedicated = exported.dedicated;
   SH_ASSIGN_OR_RETURN(std::unique_ptr<MemoryBlock> block, CreateGuardedBlock(options));
   std::unique_ptr<VulkanAllocation> allocation(new VulkanAllocation);
   allocation->allocator_ = this;

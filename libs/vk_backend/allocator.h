@@ -101,6 +101,9 @@ struct BlockOptions {
   // ... or import such a descriptor (size: the exporter's allocation size).
   // The block owns the descriptor from the call on, whatever the result.
   int import_fd = -1;
+  // The imported memory was allocated for one resource: the import is too
+  // (VkMemoryDedicatedAllocateInfo with the block's buffer).
+  bool dedicated = false;
 };
 
 // One VkDeviceMemory with one VkBuffer over all of it. Sub-allocation state

@@ -75,6 +75,8 @@ ErrorCode ErrorCodeForVkResult(VkResult result) {
       return ErrorCode::kNotSupported;
     case VK_ERROR_INCOMPATIBLE_DRIVER:
       return ErrorCode::kNoDevice;
+    case VK_ERROR_INVALID_EXTERNAL_HANDLE:
+      return ErrorCode::kInvalidValue;
     default:
       return result >= 0 ? ErrorCode::kOk : ErrorCode::kUnknown;
   }

@@ -42,6 +42,17 @@ extern "C" {
 // Modules
 SH_NOT_IMPLEMENTED(cuModuleGetTexRef, (CUtexref*, CUmodule, const char*))
 
+// External memory and semaphores (interop)
+SH_NOT_IMPLEMENTED(cuImportExternalSemaphore,
+                   (CUexternalSemaphore*, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC*))
+SH_NOT_IMPLEMENTED(cuSignalExternalSemaphoresAsync,
+                   (const CUexternalSemaphore*, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS*,
+                    unsigned int, CUstream))
+SH_NOT_IMPLEMENTED(cuWaitExternalSemaphoresAsync,
+                   (const CUexternalSemaphore*, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS*,
+                    unsigned int, CUstream))
+SH_NOT_IMPLEMENTED(cuDestroyExternalSemaphore, (CUexternalSemaphore))
+
 // Arrays and texture references
 SH_NOT_IMPLEMENTED(cuTexRefSetArray, (CUtexref, CUarray, unsigned int))
 SH_NOT_IMPLEMENTED(cuTexRefSetFormat, (CUtexref, CUarray_format, int))
