@@ -500,6 +500,35 @@ TEST_F(PtxConformance, DeviceFunctionWithBarriersReducesTheBlock) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
+// PTX allows .reg parameters and returns (nvcc writes .param ones) and byte
+// stores into a call's .param buffer.
+TEST_F(PtxConformance, RegisterParametersAndByteArgumentsReachTheFunction) {
+  constexpr char kPtx[] =
+      ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".func (.reg .b32 rv) add_byte(.reg .b32 a, .param .align 4 .b8 s[4])\n{\n"
+      "\t.reg .b16 %rs<2>;\n\tld.param.u8 %rs1, [s+1];\n"
+      "\tcvt.u32.u16 rv, %rs1;\n\tadd.s32 rv, rv, a;\n\tret;\n}\n"
+      ".visible .entry reg_params(.param .u64 out)\n{\n"
+      "\t.reg .b32 %r<4>;\n\t.reg .b16 %rs<2>;\n\t.reg .b64 %rd<4>;\n"
+      "\tmov.u32 %r1, %tid.x;\n\tcvt.u16.u32 %rs1, %r1;\n\tadd.u16 %rs1, %rs1, 9;\n"
+      "\t{\n\t.param .align 4 .b8 param0[4];\n\tst.param.b32 [param0], -1;\n"
+      "\tst.param.b8 [param0+1], %rs1;\n\tcall (%r2), add_byte, (%r1, param0);\n\t}\n"
+      "\tld.param.u64 %rd1, [out];\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+      "\tst.global.u32 [%rd3], %r2;\n\tret;\n}\n";
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(kPtx, "reg_params", &module);
+  ASSERT_NE(f, nullptr);
+  const int n = 64;
+  CUdeviceptr dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 4));
+  void* params[] = {&dout};
+  Launch(f, 1, n, params);
+  const std::vector<int32_t> out = CudaDownload<int32_t>(dout, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], i + (i + 9)) << i;
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
 TEST_F(PtxConformance, RecursiveDeviceFunctionIsInvalidPtxNamingTheCall) {
   constexpr char kRecursion[] =
       ".version 8.0\n.target sm_75\n.address_size 64\n"
