@@ -1,7 +1,8 @@
 // __noinline__ device functions, which nvcc keeps as .func and `call`:
 // arguments of several types, return values (a scalar and a struct), a void
-// function writing through a pointer, nested calls, and calls from divergent
-// control flow.
+// function writing through a pointer, nested calls, calls from divergent
+// control flow; a function with barriers and its own __shared__ array; a
+// function reading the kernel's shared array through a pointer.
 struct Pair {
   int a;
   float b;
@@ -63,4 +64,18 @@ extern "C" __global__ void call_barrier(const int* in, int* out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int v = in[i];
   out[i] = v * block_sum(v);
+}
+
+// The sum of p[0..3]: a generic pointer, to shared memory in call_shared_pointer.
+__device__ __noinline__ int sum4(const int* p) { return p[0] + p[1] + p[2] + p[3]; }
+
+// out[i] = in[i] + in[i+1] + in[i+2] + in[i+3] within each block of 64 threads
+// (wrapping inside the block), read through a shared array by a function.
+extern "C" __global__ void call_shared_pointer(const int* in, int* out) {
+  __shared__ int window[128];
+  int t = threadIdx.x, i = blockIdx.x * 64 + t;
+  window[t] = in[i];
+  window[t + 64] = in[i];
+  __syncthreads();
+  out[i] = sum4(&window[t]);
 }

@@ -500,6 +500,32 @@ TEST_F(PtxConformance, DeviceFunctionWithBarriersReducesTheBlock) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
+// The kernel makes its shared array's address generic and passes it; the
+// function turns it back (cvta.to.shared) and reads the kernel's array.
+TEST_F(PtxConformance, DeviceFunctionReadsTheKernelsSharedArrayThroughAPointer) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxDeviceCalls(), "call_shared_pointer", &module);
+  ASSERT_NE(f, nullptr);
+  const unsigned blocks = 5, block = 64;
+  const int n = blocks * block;
+  std::vector<int32_t> in(n);
+  for (int i = 0; i < n; ++i) in[i] = i * i - 3 * i;
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 4));
+  void* params[] = {&din, &dout};
+  Launch(f, blocks, block, params);
+  const std::vector<int32_t> out = CudaDownload<int32_t>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    const int base = i / 64 * 64;
+    int sum = 0;
+    for (int k = 0; k < 4; ++k) sum += in[base + (i - base + k) % 64];
+    ASSERT_EQ(out[i], sum) << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
 // PTX allows .reg parameters and returns (nvcc writes .param ones) and byte
 // stores into a call's .param buffer.
 TEST_F(PtxConformance, RegisterParametersAndByteArgumentsReachTheFunction) {

@@ -251,11 +251,12 @@ TEST(PtxTranslateTest, DeviceFunctionsBecomeSpirvFunctionsOfEachKernel) {
     for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
     return n;
   };
-  EXPECT_EQ(count("OpEntryPoint GLCompute"), 2u);
-  // device_calls makes 5 calls and nested 2; call_barrier calls block_sum.
-  EXPECT_EQ(count("OpFunctionCall"), 8u);
-  // The 2 kernels, device_calls' 6 functions and call_barrier's block_sum.
-  EXPECT_EQ(count("OpFunctionEnd"), 9u);
+  EXPECT_EQ(count("OpEntryPoint GLCompute"), 3u);
+  // device_calls makes 5 calls and nested 2; call_barrier and
+  // call_shared_pointer call one function each.
+  EXPECT_EQ(count("OpFunctionCall"), 9u);
+  // The 3 kernels, device_calls' 6 functions and the other kernels' one each.
+  EXPECT_EQ(count("OpFunctionEnd"), 11u);
 }
 
 TEST(PtxTranslateTest, RegisterParametersAndNarrowParamAccessesTranslate) {
