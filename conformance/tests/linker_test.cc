@@ -1,8 +1,9 @@
 // Rows: the JIT linker (cuLinkCreate, cuLinkAddData, cuLinkAddFile,
 // cuLinkComplete, cuLinkDestroy and the hipLink* twins). Relocatable PTX
 // from nvcc (conformance/ptx_corpus/link_*.cu, -rdc=true) links so that a
-// kernel of one input uses a variable another defines; the image
-// cuLinkComplete writes loads with cuModuleLoadData and its kernels run.
+// kernel of one input uses a variable or calls a function another defines;
+// the image cuLinkComplete writes loads with cuModuleLoadData and its kernels
+// run.
 // Bad inputs give CUDA's codes and lose nothing: the state takes the next
 // input and completes.
 #include <cuda.h>
@@ -102,6 +103,52 @@ TEST_F(LinkerConformance, PtxInputsShareTheVariableOneDefinesAndTheOtherDeclares
   EXPECT_EQ(value, 7);
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(d));
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(LinkerConformance, PtxInputCallsTheDeviceFunctionAnotherDefines) {
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+  AddPtx(state, PtxLinkCallB(), "link_call_b.ptx");
+  AddPtx(state, PtxLinkCallA(), "link_call_a.ptx");
+  void* image = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, image));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+  int n = 1000;
+  std::vector<int> data(n);
+  for (int i = 0; i < n; ++i) data[i] = i - 500;
+  CUdeviceptr d = CudaUpload(data);
+  void* params[] = {&n, &d};
+  LaunchAndWait(Function(module, "link_call_b"), n, params);  // calls through the extern
+  LaunchAndWait(Function(module, "link_call_a"), n, params);  // calls where it is defined
+  const std::vector<int> out = CudaDownload<int>(d, n);
+  auto weight = [](int x, int y) { return x * 7 - y; };
+  for (int i = 0; i < n; ++i) {
+    int expected = data[i];
+    if (expected & 1) expected = weight(expected + 1, 2 * i);
+    ASSERT_EQ(out[i], weight(expected, i)) << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(LinkerConformance, CallOfAnUndefinedDeviceFunctionIsInvalidImage) {
+  char error_log[512] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(2, options, values, &state));
+  AddPtx(state, PtxLinkCallB(), "b.ptx");
+  void* image = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE, cuLinkComplete(state, &image, nullptr));
+  EXPECT_NE(std::strstr(error_log, "undefined reference to '_Z11link_weightii' in 'b.ptx'"),
+            nullptr)
+      << error_log;
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+  // Loaded alone, the call has no definition either.
+  CUmodule module = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&module, PtxLinkCallB()));
 }
 
 TEST_F(LinkerConformance, UnresolvedExternIsInvalidImageAndTheStateStillLinks) {

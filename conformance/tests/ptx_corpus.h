@@ -21,10 +21,16 @@ const char* PtxAtomicsExt();
 const char* PtxGenericShared();
 const char* PtxBitFind();
 const char* PtxFloatToInt();
+// __noinline__ device functions: device_calls and call_barrier.
+const char* PtxDeviceCalls();
 // Relocatable device code (nvcc -rdc=true) for the linker: link_scale defines
-// the .visible global link_factor, link_offset only declares it .extern.
+// the .visible global link_factor, link_offset only declares it .extern;
+// link_call_a defines the .visible .func link_weight that link_call_b
+// declares .extern and calls.
 const char* PtxLinkScale();
 const char* PtxLinkOffset();
+const char* PtxLinkCallA();
+const char* PtxLinkCallB();
 
 // nvcc -fatbin of vector_add.cu: PTX and SASS (uncompressed), SASS only, and
 // compressed PTX.

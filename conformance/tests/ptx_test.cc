@@ -273,17 +273,17 @@ TEST_F(PtxConformance, MalformedPtxIsInvalidPtx) {
   EXPECT_EQ(module, nullptr);
 }
 
-// The covered subset is documented in docs/ptx.md: device functions (.func),
-// .local memory, module variables and warp-level instructions are not
-// translated yet and fail the load.
+// The covered subset is documented in docs/ptx.md: recursive device
+// functions (Vulkan has no call stack) and warp-level instructions are not
+// translated and fail the load.
 TEST_F(PtxConformance, PtxOutsideTheCoveredSubsetIsInvalidPtx) {
   ProvesLimitation();
-  constexpr char kCall[] =
+  constexpr char kRecursion[] =
       ".version 8.0\n.target sm_75\n.address_size 64\n"
-      ".visible .func f()\n{\n\tret;\n}\n"
+      ".visible .func f()\n{\n\tcall f, ();\n\tret;\n}\n"
       ".visible .entry k()\n{\n\tcall f;\n\tret;\n}\n";
   CUmodule module = nullptr;
-  EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&module, kCall));
+  EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&module, kRecursion));
   constexpr char kShuffle[] =
       ".version 8.0\n.target sm_75\n.address_size 64\n"
       ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
@@ -431,6 +431,146 @@ TEST_F(PtxConformance, LocalArrayIsPerThreadMemory) {
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// The corpus's __noinline__ device functions, as the host computes them.
+int Mix(int a, unsigned b, float c, long long d) {
+  return a * 3 + static_cast<int>(b >> 1) - static_cast<int>(c * 2.0f) + static_cast<int>(d % 1000);
+}
+float Poly(float x) { return x * x * 0.25f + 1.5f * x - 2.0f; }  // exact for x in 0..15
+int Nested(int a, int b) {
+  return Mix(a, b, Poly(static_cast<float>(b & 15)), static_cast<long long>(a) * b) + 1;
+}
+
+TEST_F(PtxConformance, DeviceFunctionsTakeArgumentsAndReturnValues) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxDeviceCalls(), "device_calls", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 1000;
+  std::vector<int32_t> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 37) % 2001 - 1000;
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, 2 * n * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(dout, 0xdeadbeef, 2 * n));
+  void* params[] = {&din, &dout, &n};
+  Launch(f, (n + 127) / 128, 128, params);  // the last block's tail returns early
+  const std::vector<int32_t> out = CudaDownload<int32_t>(dout, 2 * n);
+  for (int i = 0; i < n; ++i) {
+    const int v = in[i];
+    // Odd and even inputs take different calls: divergent control flow.
+    const int r = (v & 1) ? Nested(v, i) : Mix(v, i, 0.5f, -v);
+    ASSERT_EQ(out[2 * i], r) << i;
+    // make_pair returns a struct by value, use_pair takes one: v + 1 + 2.
+    ASSERT_EQ(out[2 * i + 1], static_cast<int>((v + 3) * 0.5)) << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, DeviceFunctionWithBarriersReducesTheBlock) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxDeviceCalls(), "call_barrier", &module);
+  ASSERT_NE(f, nullptr);
+  // The function's __shared__ array (nvcc declares it inside the .func)
+  // counts as the kernel's.
+  int shared_bytes = -1;
+  ASSERT_CU(CUDA_SUCCESS,
+            cuFuncGetAttribute(&shared_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+  EXPECT_EQ(shared_bytes, 1024);
+  const unsigned blocks = 4, block = 256;
+  const int n = blocks * block;
+  std::vector<int32_t> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 7) % 13 - 6;
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 4));
+  void* params[] = {&din, &dout};
+  Launch(f, blocks, block, params);
+  const std::vector<int32_t> out = CudaDownload<int32_t>(dout, n);
+  for (unsigned b = 0; b < blocks; ++b) {
+    int sum = 0;
+    for (unsigned t = 0; t < block; ++t) sum += in[b * block + t];
+    for (unsigned t = 0; t < block; ++t) {
+      const int i = static_cast<int>(b * block + t);
+      ASSERT_EQ(out[i], in[i] * sum) << i;
+    }
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// The kernel makes its shared array's address generic and passes it; the
+// function turns it back (cvta.to.shared) and reads the kernel's array.
+TEST_F(PtxConformance, DeviceFunctionReadsTheKernelsSharedArrayThroughAPointer) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxDeviceCalls(), "call_shared_pointer", &module);
+  ASSERT_NE(f, nullptr);
+  const unsigned blocks = 5, block = 64;
+  const int n = blocks * block;
+  std::vector<int32_t> in(n);
+  for (int i = 0; i < n; ++i) in[i] = i * i - 3 * i;
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 4));
+  void* params[] = {&din, &dout};
+  Launch(f, blocks, block, params);
+  const std::vector<int32_t> out = CudaDownload<int32_t>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    const int base = i / 64 * 64;
+    int sum = 0;
+    for (int k = 0; k < 4; ++k) sum += in[base + (i - base + k) % 64];
+    ASSERT_EQ(out[i], sum) << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// PTX allows .reg parameters and returns (nvcc writes .param ones) and byte
+// stores into a call's .param buffer.
+TEST_F(PtxConformance, RegisterParametersAndByteArgumentsReachTheFunction) {
+  constexpr char kPtx[] =
+      ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".func (.reg .b32 rv) add_byte(.reg .b32 a, .param .align 4 .b8 s[4])\n{\n"
+      "\t.reg .b16 %rs<2>;\n\tld.param.u8 %rs1, [s+1];\n"
+      "\tcvt.u32.u16 rv, %rs1;\n\tadd.s32 rv, rv, a;\n\tret;\n}\n"
+      ".visible .entry reg_params(.param .u64 out)\n{\n"
+      "\t.reg .b32 %r<4>;\n\t.reg .b16 %rs<2>;\n\t.reg .b64 %rd<4>;\n"
+      "\tmov.u32 %r1, %tid.x;\n\tcvt.u16.u32 %rs1, %r1;\n\tadd.u16 %rs1, %rs1, 9;\n"
+      "\t{\n\t.param .align 4 .b8 param0[4];\n\tst.param.b32 [param0], -1;\n"
+      "\tst.param.b8 [param0+1], %rs1;\n\tcall (%r2), add_byte, (%r1, param0);\n\t}\n"
+      "\tld.param.u64 %rd1, [out];\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+      "\tst.global.u32 [%rd3], %r2;\n\tret;\n}\n";
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(kPtx, "reg_params", &module);
+  ASSERT_NE(f, nullptr);
+  const int n = 64;
+  CUdeviceptr dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 4));
+  void* params[] = {&dout};
+  Launch(f, 1, n, params);
+  const std::vector<int32_t> out = CudaDownload<int32_t>(dout, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], i + (i + 9)) << i;
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, RecursiveDeviceFunctionIsInvalidPtxNamingTheCall) {
+  constexpr char kRecursion[] =
+      ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".func (.param .b32 r) f(.param .b32 a)\n{\n"
+      "\t{ .param .b32 p;\n\tst.param.b32 [p], 1;\n\t.param .b32 q;\n"
+      "\tcall (q), f, (p);\n\t}\n\tret;\n}\n"
+      ".visible .entry k()\n{\n\tcall f2;\n\tret;\n}\n"
+      ".func f2()\n{\n\t{ .param .b32 p;\n\t.param .b32 q;\n\tcall (q), f, (p);\n\t}\n"
+      "\tret;\n}\n";
+  char error_log[256] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
+  CUmodule module = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadDataEx(&module, kRecursion, 2, options, values));
+  EXPECT_EQ(module, nullptr);
+  EXPECT_NE(std::strstr(error_log, "ptx line 9: unsupported recursion"), nullptr) << error_log;
 }
 
 // A deterministic spread of 32-bit values with the edge cases first.

@@ -61,6 +61,7 @@ struct Operand {
     kSymbol,    // a variable or parameter name used as a value (its address)
     kAddress,   // [base+offset]; base is a register or a symbol (or empty)
     kVector,    // {%f1, %f2}
+    kList,      // (param0, param1): a call's return or argument list
   };
   Kind kind = Kind::kNone;
   std::string name;  // register or symbol; the base of an address
@@ -69,7 +70,7 @@ struct Operand {
   double float_value = 0;         // kFloat
   uint64_t float_bits = 0;        // the exact bits of a hex float literal
   int float_bits_width = 0;       // 32 or 64 when float_bits is exact, else 0
-  std::vector<Operand> elements;  // kVector
+  std::vector<Operand> elements;  // kVector, kList
 };
 
 struct Instruction {
@@ -105,6 +106,7 @@ struct Param {
   int align = 0;            // bytes
   int count = 1;            // array elements (.b8 name[16]); 1 for scalars
   int offset = 0;           // in the parameter block, CUDA's layout
+  bool is_register = false;  // a `.func`'s `.reg` parameter, passed by value as a register
   int size() const;
 };
 
@@ -120,15 +122,23 @@ struct Variable {
   std::vector<uint8_t> init;  // .global/.const initialiser, little-endian; empty: zeros
 };
 
+// A kernel (`.entry`) or a device function (`.func`). A `call` instruction's
+// operands are always {kList returns, kSymbol callee, kList arguments} (the
+// lists possibly empty); the parser normalises the forms PTX allows.
 struct Function {
   std::string name;
   bool is_entry = false;
+  bool is_declaration = false;  // `.extern .func` prototype without a body
   Linkage linkage = Linkage::kInternal;
   int line = 0;
   std::vector<Param> params;
+  std::vector<Param> returns;  // `.func` return parameters
   int param_block_bytes = 0;
   std::map<std::string, Type> registers;  // every declared register
-  std::vector<Variable> variables;        // .shared etc. declared inside
+  // .shared, .local and (Space::kParam) the `.param` buffers of call sites
+  // declared inside; the parser gives a call-site `.param` whose name an
+  // earlier scope of the function used a unique name ("param0#2").
+  std::vector<Variable> variables;
   std::vector<Block> blocks;              // blocks[0] is the entry
 };
 

@@ -49,6 +49,7 @@ void RenameInOperand(Operand& operand, const std::map<std::string, std::string>&
 void RenameInFunction(Function& f, std::map<std::string, std::string> renames) {
   for (const Variable& own : f.variables) renames.erase(own.name);
   for (const Param& param : f.params) renames.erase(param.name);
+  for (const Param& param : f.returns) renames.erase(param.name);
   if (renames.empty()) return;
   for (Block& block : f.blocks) {
     for (Instruction& instruction : block.body) {
@@ -67,8 +68,10 @@ struct Definition {
 }  // namespace
 
 absl::StatusOr<Module> LinkModules(std::vector<LinkInput> inputs) {
-  // Every visible or weak definition of a module variable, and every kernel.
+  // Every visible or weak definition of a module variable or device
+  // function, and every kernel.
   std::map<std::string, Definition> variables;
+  std::map<std::string, Definition> functions;
   std::map<std::string, Definition> kernels;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Module& module = inputs[i].module;
@@ -87,7 +90,21 @@ absl::StatusOr<Module> LinkModules(std::vector<LinkInput> inputs) {
     }
     for (size_t j = 0; j < module.functions.size(); ++j) {
       const Function& f = module.functions[j];
-      if (!f.is_entry) continue;
+      if (!f.is_entry) {
+        if (f.is_declaration || !IsDefinition(f.linkage)) continue;
+        const Definition def{i, j, f.linkage, Space::kGeneric};
+        auto [it, inserted] = functions.try_emplace(f.name, def);
+        if (inserted) continue;
+        if (it->second.linkage == Linkage::kVisible && f.linkage == Linkage::kVisible) {
+          return LinkError(absl::StrCat("multiple definition of function '", f.name, "' in '",
+                                        inputs[it->second.input].name, "' and '", inputs[i].name,
+                                        "'"));
+        }
+        if (it->second.linkage == Linkage::kWeak && f.linkage == Linkage::kVisible) {
+          it->second = def;
+        }
+        continue;
+      }
       const Definition def{i, j, f.linkage, Space::kGeneric};
       auto [it, inserted] = kernels.try_emplace(f.name, def);
       if (inserted) continue;
@@ -121,6 +138,11 @@ absl::StatusOr<Module> LinkModules(std::vector<LinkInput> inputs) {
     for (const Variable& v : module.variables) {
       if (v.linkage == Linkage::kInternal && uses[v.name] > 1) {
         renames[v.name] = absl::StrCat(v.name, "$", i);
+      }
+    }
+    for (const Function& f : module.functions) {
+      if (!f.is_entry && f.linkage == Linkage::kInternal && uses[f.name] > 1) {
+        renames[f.name] = absl::StrCat(f.name, "$", i);
       }
     }
     for (size_t j = 0; j < module.variables.size(); ++j) {
@@ -160,6 +182,17 @@ absl::StatusOr<Module> LinkModules(std::vector<LinkInput> inputs) {
       if (f.is_entry) {
         const Definition& def = kernels.at(f.name);
         if (def.input != i || def.index != j) continue;  // a weak one that lost
+      } else if (f.linkage == Linkage::kExtern) {
+        if (functions.count(f.name) == 0) {
+          return LinkError(absl::StrCat("undefined reference to '", f.name, "' in '",
+                                        inputs[i].name, "' (ptx line ", f.line, ")"));
+        }
+        continue;  // the definition serves every declaration
+      } else if (IsDefinition(f.linkage) && !f.is_declaration) {
+        const Definition& def = functions.at(f.name);
+        if (def.input != i || def.index != j) continue;  // a weak one that lost
+      } else if (auto it = renames.find(f.name); it != renames.end()) {
+        f.name = it->second;  // internal, its name used by another input too
       }
       RenameInFunction(f, renames);
       out.functions.push_back(std::move(f));

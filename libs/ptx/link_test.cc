@@ -173,5 +173,68 @@ TEST(PtxLinkTest, TheNewestVersionAndTargetWin) {
   EXPECT_EQ(linked->target, "sm_75");
 }
 
+TEST(PtxLinkTest, ExternFunctionOfOneInputBindsToTheDefinitionOfAnother) {
+  std::vector<LinkInput> inputs;
+  inputs.push_back(Input("link_call_b.ptx", ReadCorpus("link_call_b.ptx")));
+  inputs.push_back(Input("link_call_a.ptx", ReadCorpus("link_call_a.ptx")));
+  absl::StatusOr<Module> linked = LinkModules(std::move(inputs));
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  // The prototype is gone; the definition and both kernels remain.
+  ASSERT_EQ(linked->functions.size(), 3u);
+  EXPECT_EQ(linked->functions[0].name, "link_call_b");
+  EXPECT_EQ(linked->functions[1].name, "_Z11link_weightii");
+  EXPECT_FALSE(linked->functions[1].is_declaration);
+  absl::StatusOr<std::vector<uint32_t>> spirv = EmitSpirv(*linked);
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_TRUE(ValidSpirv(*spirv));
+}
+
+TEST(PtxLinkTest, UndefinedFunctionReferenceNamesTheFunctionAndTheInput) {
+  std::vector<LinkInput> inputs;
+  inputs.push_back(Input("b", ReadCorpus("link_call_b.ptx")));
+  absl::StatusOr<Module> linked = LinkModules(std::move(inputs));
+  ASSERT_FALSE(linked.ok());
+  EXPECT_NE(linked.status().message().find("undefined reference to '_Z11link_weightii' in 'b'"),
+            std::string::npos)
+      << linked.status();
+}
+
+std::string Function(const std::string& linkage, const std::string& name) {
+  return linkage + " .func (.param .b32 r) " + name + "()\n{\n st.param.b32 [r], 1;\n ret;\n}\n";
+}
+
+TEST(PtxLinkTest, TwoVisibleFunctionsOfOneNameAreAnError) {
+  std::vector<LinkInput> inputs;
+  inputs.push_back(Input("a", std::string(kHeader) + Function(".visible", "f")));
+  inputs.push_back(Input("b", std::string(kHeader) + Function(".visible", "f")));
+  absl::StatusOr<Module> linked = LinkModules(std::move(inputs));
+  ASSERT_FALSE(linked.ok());
+  EXPECT_NE(linked.status().message().find("multiple definition of function 'f' in 'a' and 'b'"),
+            std::string::npos)
+      << linked.status();
+}
+
+TEST(PtxLinkTest, InternalFunctionsThatCollideAreRenamedWithTheirCalls) {
+  const std::string kernel =
+      "()\n{\n .reg .b32 %r<2>;\n { .param .b32 rv;\n call (rv), f, ();\n"
+      " ld.param.b32 %r1, [rv];\n }\n ret;\n}\n";
+  std::vector<LinkInput> inputs;
+  inputs.push_back(
+      Input("a", std::string(kHeader) + Function("", "f") + ".visible .entry ka" + kernel));
+  inputs.push_back(Input("b", std::string(kHeader) + Function(".weak", "g") + Function("", "f") +
+                                  ".visible .entry kb" + kernel));
+  absl::StatusOr<Module> linked = LinkModules(std::move(inputs));
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  ASSERT_EQ(linked->functions.size(), 5u);
+  EXPECT_EQ(linked->functions[0].name, "f$0");
+  EXPECT_EQ(linked->functions[2].name, "g");
+  EXPECT_EQ(linked->functions[3].name, "f$1");
+  EXPECT_EQ(SymbolsUsed(linked->functions[1]), (std::vector<std::string>{"f$0", "rv"}));
+  EXPECT_EQ(SymbolsUsed(linked->functions[4]), (std::vector<std::string>{"f$1", "rv"}));
+  absl::StatusOr<std::vector<uint32_t>> spirv = EmitSpirv(*linked);
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_TRUE(ValidSpirv(*spirv));
+}
+
 }  // namespace
 }  // namespace streamhal::ptx

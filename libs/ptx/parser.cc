@@ -1,5 +1,6 @@
 #include "ptx/parser.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -127,18 +128,14 @@ class Parser {
       }
       Next();
     }
-    if (IsWord(".entry")) {
-      Next();
+    if (IsWord(".entry") || IsWord(".func")) {
       Function f;
-      f.is_entry = true;
+      f.is_entry = Next().text == ".entry";
       f.linkage = linkage;
       f.line = line;
-      SH_PTX_RETURN_IF_ERROR(ParseEntry(f));
+      SH_PTX_RETURN_IF_ERROR(ParseFunction(f));
       module.functions.push_back(std::move(f));
       return absl::OkStatus();
-    }
-    if (IsWord(".func")) {
-      return Unsupported(line, ".func (device function calls are not translated yet)");
     }
     Variable v;
     v.is_extern = is_extern;
@@ -160,6 +157,8 @@ class Parser {
       v.space = Space::kConst;
     } else if (space.text == ".local") {
       v.space = Space::kLocal;
+    } else if (space.text == ".param") {
+      v.space = Space::kParam;
     } else {
       return SyntaxError(space.line, absl::StrCat("unexpected '", space.text, "'"));
     }
@@ -249,47 +248,68 @@ class Parser {
     return bits;
   }
 
-  absl::Status ParseEntry(Function& f) {
-    const Token& name = Next();
-    if (name.kind != Token::Kind::kWord) return SyntaxError(name.line, "expected a kernel name");
-    f.name = name.text;
-    if (IsPunct("(")) {
-      Next();
-      while (!IsPunct(")")) {
-        Param p;
-        SH_PTX_RETURN_IF_ERROR(ParseParam(p));
-        // CUDA lays parameters out at their natural (or .align) alignment.
-        const int align = p.align;
-        f.param_block_bytes = (f.param_block_bytes + align - 1) / align * align;
-        p.offset = f.param_block_bytes;
-        f.param_block_bytes += p.size();
-        f.params.push_back(std::move(p));
-        if (IsPunct(","))
-          Next();
-        else if (!IsPunct(")"))
-          return SyntaxError(Peek().line, "expected ',' or ')'");
-      }
-      Next();
+  // "(" param, ... ")" into `params`, laid out as CUDA lays out a kernel's
+  // parameter buffer (the offsets matter for kernels only).
+  absl::Status ParseParamList(Function& f, std::vector<Param>& params) {
+    SH_PTX_RETURN_IF_ERROR(Expect("("));
+    int bytes = 0;
+    while (!IsPunct(")")) {
+      Param p;
+      SH_PTX_RETURN_IF_ERROR(ParseParam(p, !f.is_entry));
+      // CUDA lays parameters out at their natural (or .align) alignment.
+      const int align = p.align;
+      bytes = (bytes + align - 1) / align * align;
+      p.offset = bytes;
+      bytes += p.size();
+      // A .reg parameter is a register of the function, set by the call.
+      if (p.is_register) f.registers[p.name] = p.type;
+      params.push_back(std::move(p));
+      if (IsPunct(","))
+        Next();
+      else if (!IsPunct(")"))
+        return SyntaxError(Peek().line, "expected ',' or ')'");
     }
+    Next();
+    if (&params == &f.params) f.param_block_bytes = bytes;
+    return absl::OkStatus();
+  }
+
+  // .entry name(params) {body}, or .func [(returns)] name[(params)] {body}
+  // (or `;` for a prototype).
+  absl::Status ParseFunction(Function& f) {
+    if (!f.is_entry && IsPunct("(")) SH_PTX_RETURN_IF_ERROR(ParseParamList(f, f.returns));
+    const Token& name = Next();
+    if (name.kind != Token::Kind::kWord) return SyntaxError(name.line, "expected a function name");
+    f.name = name.text;
+    if (IsPunct("(")) SH_PTX_RETURN_IF_ERROR(ParseParamList(f, f.params));
     // Performance directives (.maxntid, .reqntid, .minnctapersm, ...).
     while (Peek().kind == Token::Kind::kWord && Peek().text[0] == '.') {
       const Token& d = Next();
       if (d.text == ".reqntid") return Unsupported(d.line, ".reqntid");
+      if (d.text == ".noreturn") continue;
       while (Peek().kind == Token::Kind::kNumber || IsPunct(",")) Next();
+    }
+    if (!f.is_entry && IsPunct(";")) {
+      Next();
+      f.is_declaration = true;
+      return absl::OkStatus();
+    }
+    if (f.linkage == Linkage::kExtern) {
+      return SyntaxError(f.line, absl::StrCat(".extern ", f.name, " has a body"));
     }
     SH_PTX_RETURN_IF_ERROR(Expect("{"));
     std::vector<Item> items;
-    int depth = 1;
-    while (depth > 0) {
+    scopes_.assign(1, {});
+    while (!scopes_.empty()) {
       if (AtEnd()) return SyntaxError(Peek().line, "unterminated function body");
       if (IsPunct("{")) {
         Next();
-        ++depth;
+        scopes_.emplace_back();
         continue;
       }
       if (IsPunct("}")) {
         Next();
-        --depth;
+        scopes_.pop_back();
         continue;
       }
       SH_PTX_RETURN_IF_ERROR(ParseStatement(f, items));
@@ -297,9 +317,13 @@ class Parser {
     return BuildBlocks(f, std::move(items));
   }
 
-  absl::Status ParseParam(Param& p) {
+  absl::Status ParseParam(Param& p, bool in_func) {
     const Token& kw = Next();
-    if (kw.text != ".param") return SyntaxError(kw.line, "expected .param");
+    if (in_func && kw.text == ".reg") {
+      p.is_register = true;
+    } else if (kw.text != ".param") {
+      return SyntaxError(kw.line, "expected .param");
+    }
     while (Peek().kind == Token::Kind::kWord && Peek().text[0] == '.') {
       const Token& t = Next();
       if (t.text == ".align") {
@@ -315,7 +339,7 @@ class Parser {
         return Unsupported(t.line, absl::StrCat("parameter attribute ", t.text));
       }
     }
-    if (p.type == Type::kNone || p.type == Type::kPred) {
+    if (p.type == Type::kNone || (p.type == Type::kPred && !p.is_register)) {
       return SyntaxError(Peek().line, "parameter without a type");
     }
     const Token& name = Next();
@@ -329,7 +353,8 @@ class Parser {
       if (count <= 0 || count > 4096) return SyntaxError(name.line, "bad parameter array size");
       p.count = static_cast<int>(count);
     }
-    const int natural = TypeBits(p.type) / 8;
+    if (p.is_register && p.count != 1) return SyntaxError(name.line, ".reg parameter array");
+    const int natural = std::max(1, TypeBits(p.type) / 8);
     if (p.align == 0) p.align = natural;
     if (p.align <= 0 || (p.align & (p.align - 1)) != 0) {
       return SyntaxError(name.line, "bad parameter alignment");
@@ -356,6 +381,24 @@ class Parser {
       f.variables.push_back(std::move(v));
       return absl::OkStatus();
     }
+    if (t.kind == Token::Kind::kWord && t.text == ".param") {
+      // The argument and return buffers of a call (nvcc's "callseq" scopes).
+      Variable v;
+      SH_PTX_RETURN_IF_ERROR(ParseVariable(v));
+      const std::string declared = v.name;
+      for (const Variable& other : f.variables) {
+        if (other.name == v.name) {
+          v.name = absl::StrCat(declared, "#", f.variables.size());
+          break;
+        }
+      }
+      for (const Param& p : f.params) {
+        if (p.name == v.name) return SyntaxError(v.line, absl::StrCat(v.name, " declared twice"));
+      }
+      scopes_.back()[declared] = v.name;
+      f.variables.push_back(std::move(v));
+      return absl::OkStatus();
+    }
     if (t.kind == Token::Kind::kWord && t.text == ".pragma") {
       while (!IsPunct(";") && !AtEnd()) Next();
       return Expect(";");
@@ -365,7 +408,51 @@ class Parser {
     }
     Item item;
     SH_PTX_RETURN_IF_ERROR(ParseInstruction(item.inst));
+    for (Operand& o : item.inst.operands) RenameScoped(o);
+    if (item.inst.opcode == "call") SH_PTX_RETURN_IF_ERROR(NormaliseCall(item.inst));
+    if (item.inst.opcode == "exit" && !f.is_entry) {
+      // exit ends the thread, not just the function.
+      return Unsupported(item.inst.line, "exit in a .func");
+    }
     items.push_back(std::move(item));
+    return absl::OkStatus();
+  }
+
+  // A name that a call-site .param declaration of an enclosing scope renamed.
+  void RenameScoped(Operand& o) {
+    if (o.kind == Operand::Kind::kSymbol ||
+        (o.kind == Operand::Kind::kAddress && o.base_is_symbol)) {
+      for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+        auto it = scope->find(o.name);
+        if (it == scope->end()) continue;
+        o.name = it->second;
+        break;
+      }
+    }
+    for (Operand& e : o.elements) RenameScoped(e);
+  }
+
+  // call [(returns),] name[, (arguments)]: always the three operands
+  // {returns, name, arguments} (ir.h).
+  absl::Status NormaliseCall(Instruction& inst) {
+    std::vector<Operand>& ops = inst.operands;
+    size_t callee = 0;
+    if (!ops.empty() && ops[0].kind == Operand::Kind::kList) callee = 1;
+    if (callee >= ops.size()) return SyntaxError(inst.line, "call without a function");
+    if (ops[callee].kind == Operand::Kind::kRegister) {
+      return Unsupported(inst.line, "indirect call (function pointers)");
+    }
+    if (ops[callee].kind != Operand::Kind::kSymbol) {
+      return SyntaxError(inst.line, "call's function is not a name");
+    }
+    const size_t rest = ops.size() - callee - 1;
+    if (rest > 1) return Unsupported(inst.line, "call with a prototype (indirect call)");
+    if (rest == 1 && ops[callee + 1].kind != Operand::Kind::kList) {
+      return SyntaxError(inst.line, "call's arguments are not a (list)");
+    }
+    if (callee == 0) ops.insert(ops.begin(), Operand{Operand::Kind::kList});
+    if (ops.size() == 2) ops.push_back(Operand{Operand::Kind::kList});
+    if (ops[0].elements.size() > 1) return Unsupported(inst.line, "call with several returns");
     return absl::OkStatus();
   }
 
@@ -528,17 +615,20 @@ class Parser {
       }
       return Expect("]");
     }
-    if (IsPunct("{")) {
+    if (IsPunct("{") || IsPunct("(")) {
+      const bool list = IsPunct("(");
+      const char* close = list ? ")" : "}";
       Next();
-      o.kind = Operand::Kind::kVector;
-      while (!IsPunct("}")) {
+      o.kind = list ? Operand::Kind::kList : Operand::Kind::kVector;
+      while (!IsPunct(close)) {
+        if (AtEnd()) return SyntaxError(t.line, absl::StrCat("missing '", close, "'"));
         Operand e;
         SH_PTX_RETURN_IF_ERROR(ParseOperand(e));
         o.elements.push_back(std::move(e));
         if (IsPunct(","))
           Next();
-        else if (!IsPunct("}"))
-          return SyntaxError(Peek().line, "expected ',' or '}'");
+        else if (!IsPunct(close))
+          return SyntaxError(Peek().line, absl::StrCat("expected ',' or '", close, "'"));
       }
       Next();
       return absl::OkStatus();
@@ -673,6 +763,9 @@ class Parser {
 
   std::vector<Token> tokens_;
   size_t pos_ = 0;
+  // While a body is parsed: per open `{ }`, the call-site .param names it
+  // declared and what they became.
+  std::vector<std::map<std::string, std::string>> scopes_;
 };
 
 }  // namespace

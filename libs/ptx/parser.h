@@ -1,13 +1,14 @@
 // Parses PTX text as nvcc emits it into the IR (ir.h): module directives,
 // `.entry` kernels with their `.param` lists (laid out as CUDA lays out a
-// kernel's parameter buffer), `.reg` declarations (with `<N>` ranges),
-// `.shared` variables (static, and `.extern .shared` arrays for dynamic shared
-// memory), labels and (predicated) instructions, then splits each body into
-// basic blocks.
+// kernel's parameter buffer), `.func` device functions (return and argument
+// `.param`/`.reg` lists, `.extern` prototypes), `.reg` declarations (with
+// `<N>` ranges), `.shared` variables (static, and `.extern .shared` arrays
+// for dynamic shared memory), call-site `.param` buffers, labels and
+// (predicated) instructions, then splits each body into basic blocks.
 //
 // Errors name the line: "ptx line N: ...". Syntax errors are
-// InvalidArgument; constructs this translator does not handle yet (`.func`,
-// `.local`, `.global`/`.const` variables, ...) are Unimplemented.
+// InvalidArgument; constructs this translator does not handle yet (indirect
+// calls, `exit` in a `.func`, ...) are Unimplemented.
 #ifndef STREAMHAL_PTX_PARSER_H_
 #define STREAMHAL_PTX_PARSER_H_
 

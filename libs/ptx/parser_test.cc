@@ -106,13 +106,65 @@ TEST(PtxParserTest, UnknownLabelNamesTheLine) {
   EXPECT_NE(module.status().message().find("ptx line 5"), std::string::npos) << module.status();
 }
 
-TEST(PtxParserTest, DeviceFunctionsAreUnsupportedNamingTheLine) {
+TEST(PtxParserTest, DeviceFunctionsKeepTheirReturnsParametersAndCalls) {
   auto module = Parse(
-      ".version 8.0\n.target sm_75\n.address_size 64\n\n"
-      ".visible .func f() { ret; }\n");
+      ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".extern .func (.param .b32 func_retval0) g\n(\n .param .b32 g_param_0\n)\n;\n"
+      ".visible .func (.param .align 4 .b8 func_retval0[8]) f(.param .b64 f_p, .reg .b32 r)\n"
+      "{\n .reg .b32 %r<3>;\n"
+      " { .param .b32 param0;\n st.param.b32 [param0+0], %r1;\n .param .b32 retval0;\n"
+      "   call.uni (retval0), g, (param0);\n ld.param.b32 %r2, [retval0+0];\n }\n"
+      " { .param .b64 param0;\n call.uni g2, (param0);\n }\n"
+      " call g3;\n ret;\n}\n");
+  ASSERT_TRUE(module.ok()) << module.status();
+  ASSERT_EQ(module->functions.size(), 2u);
+  const Function& g = module->functions[0];
+  EXPECT_TRUE(g.is_declaration);
+  EXPECT_EQ(g.linkage, Linkage::kExtern);
+  ASSERT_EQ(g.returns.size(), 1u);
+  ASSERT_EQ(g.params.size(), 1u);
+  const Function& f = module->functions[1];
+  EXPECT_FALSE(f.is_entry);
+  EXPECT_FALSE(f.is_declaration);
+  ASSERT_EQ(f.returns.size(), 1u);
+  EXPECT_EQ(f.returns[0].size(), 8);
+  ASSERT_EQ(f.params.size(), 2u);
+  EXPECT_FALSE(f.params[0].is_register);
+  EXPECT_TRUE(f.params[1].is_register);
+  EXPECT_EQ(f.registers.at("r"), Type::kB32);
+  // The second scope's param0 is another buffer, renamed where it is used.
+  ASSERT_EQ(f.variables.size(), 3u);
+  EXPECT_EQ(f.variables[0].space, Space::kParam);
+  EXPECT_EQ(f.variables[0].name, "param0");
+  EXPECT_EQ(f.variables[2].name, "param0#2");
+  std::vector<const Instruction*> calls;
+  for (const Block& block : f.blocks) {
+    for (const Instruction& inst : block.body) {
+      if (inst.opcode == "call") calls.push_back(&inst);
+    }
+  }
+  ASSERT_EQ(calls.size(), 3u);
+  for (const Instruction* call : calls) {
+    ASSERT_EQ(call->operands.size(), 3u);
+    EXPECT_EQ(call->operands[0].kind, Operand::Kind::kList);
+    EXPECT_EQ(call->operands[1].kind, Operand::Kind::kSymbol);
+    EXPECT_EQ(call->operands[2].kind, Operand::Kind::kList);
+  }
+  EXPECT_EQ(calls[0]->operands[0].elements.size(), 1u);
+  EXPECT_EQ(calls[0]->operands[1].name, "g");
+  EXPECT_EQ(calls[1]->operands[0].elements.size(), 0u);
+  ASSERT_EQ(calls[1]->operands[2].elements.size(), 1u);
+  EXPECT_EQ(calls[1]->operands[2].elements[0].name, "param0#2");
+  EXPECT_EQ(calls[2]->operands[2].elements.size(), 0u);
+}
+
+TEST(PtxParserTest, IndirectCallsAreUnsupportedNamingTheLine) {
+  auto module = Parse(
+      ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry k()\n{\n .reg .b64 %rd<2>;\n call.uni %rd1, ();\n ret;\n}\n");
   ASSERT_FALSE(module.ok());
   EXPECT_EQ(module.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(module.status().message().find("ptx line 5"), std::string::npos) << module.status();
+  EXPECT_NE(module.status().message().find("ptx line 7"), std::string::npos) << module.status();
 }
 
 TEST(PtxParserTest, RecognisesNvccHeaderAndDirective) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <set>
 #include <spirv/unified1/spirv.hpp>
@@ -84,9 +85,15 @@ class ModuleBuilder {
       if (stride) Emit(annotations_, spv::OpDecorate, {id, spv::DecorationArrayStride, stride});
     });
   }
-  uint32_t VoidFunction() {
-    const uint32_t v = Void();
-    return Cached("fn", [&](uint32_t id) { Emit(types_, spv::OpTypeFunction, {id, v}); });
+  uint32_t VoidFunction() { return FunctionType(Void(), {}); }
+  uint32_t FunctionType(uint32_t result, const Words& params) {
+    std::string key = absl::StrCat("fn", result);
+    for (uint32_t p : params) absl::StrAppend(&key, "_", p);
+    return Cached(key, [&](uint32_t id) {
+      Words w{id, result};
+      w.insert(w.end(), params.begin(), params.end());
+      EmitV(types_, spv::OpTypeFunction, w);
+    });
   }
   uint32_t ConstInt(int bits, uint64_t value) {
     if (bits < 64) value &= (uint64_t{1} << bits) - 1;
@@ -227,17 +234,44 @@ class ModuleBuilder {
   Words imports_, entry_points_, modes_, debug_, annotations_, types_, functions_;
 };
 
-// Emits one `.entry`.
+// What a kernel and the device functions it calls share. Each `.func` is
+// emitted once per kernel that reaches it, specialised for that kernel: the
+// kernel's shared array (sized for the kernel, dynamic part included) and
+// whether its generic addresses may be shared ones.
+struct KernelContext {
+  uint32_t shared_var = 0;  // the Workgroup word array; 0 without shared memory
+  // Per function, the byte offsets of the shared variables it sees (the
+  // module's and its own).
+  std::map<const Function*, std::map<std::string, uint32_t>> shared_offsets;
+  // Some function makes shared addresses generic (cvta.shared), so generic
+  // accesses test which window an address is in.
+  bool generic_shared = false;
+  std::map<std::string, uint32_t> function_ids;  // .func name -> this kernel's copy
+  std::vector<uint32_t> interface;               // global variables the entry point uses
+};
+
+using FunctionMap = std::map<std::string, const Function*>;  // .func definitions by name
+
+// Emits one `.entry`, or one `.func` specialised for a kernel (KernelContext).
+// A `.func` is a SPIR-V function whose parameters are its PTX parameters by
+// value: a `.param` one as an array of 32-bit words (the bytes PTX stores and
+// loads with st.param/ld.param), a `.reg` one as its register type; likewise
+// its return value. Every `.param` buffer (the function's own, and a call
+// site's arguments and return) is a Function variable of words.
 class FunctionEmitter {
  public:
-  FunctionEmitter(ModuleBuilder& b, const Module& module, const Function& f)
-      : b_(b), module_(module), f_(f) {}
+  FunctionEmitter(ModuleBuilder& b, const Function& f, KernelContext& ctx,
+                  const FunctionMap& functions)
+      : b_(b), f_(f), ctx_(ctx), functions_(functions) {}
 
-  absl::Status Run() {
-    SH_PTX_RETURN_IF_ERROR(LayOutShared());
+  // Emits the function as `fn`. For a kernel the caller adds the entry point
+  // once every function it calls has added its globals to ctx.interface.
+  absl::Status Run(uint32_t fn) {
+    shared_var_ = ctx_.shared_var;
+    shared_offsets_ = ctx_.shared_offsets[&f_];
+    generic_shared_ = ctx_.generic_shared;
     SH_PTX_RETURN_IF_ERROR(LayOutLocal());
-    SH_PTX_RETURN_IF_ERROR(DeclareParams());
-    const uint32_t fn = b_.NewId();
+    if (f_.is_entry) SH_PTX_RETURN_IF_ERROR(DeclareParams());
     b_.Name(fn, f_.name);
     // Registers.
     for (const auto& [name, type] : f_.registers) {
@@ -246,15 +280,7 @@ class FunctionEmitter {
            {b_.Ptr(spv::StorageClassFunction, SpvType(type)), var, spv::StorageClassFunction});
       reg_vars_[name] = {var, type};
     }
-    for (const Block& block : f_.blocks) {
-      for (const Instruction& inst : block.body) {
-        if (inst.opcode != "cvta" || inst.space != Space::kShared || inst.HasModifier("to"))
-          continue;
-        if (shared_var_ == 0)
-          return Unsupported(inst.line, "cvta.shared in a kernel without shared memory");
-        generic_shared_ = true;
-      }
-    }
+    SH_PTX_RETURN_IF_ERROR(DeclareParamBuffers());
     const uint32_t u32 = b_.Int(32);
     block_var_ = b_.NewId();
     Emit(vars_, spv::OpVariable,
@@ -263,29 +289,153 @@ class FunctionEmitter {
     if (auto tree = Structurize(f_.blocks)) {
       Emit(code_, spv::OpStore, {block_var_, b_.ConstInt(32, 0)});
       SH_PTX_RETURN_IF_ERROR(EmitRegion(*tree, 0));
-      Emit(code_, spv::OpReturn, {});
+      EmitReturn();
     } else {
       SH_PTX_RETURN_IF_ERROR(EmitDispatcher());
     }
 
     Words& out = b_.functions();
-    Emit(out, spv::OpFunction, {b_.Void(), fn, spv::FunctionControlMaskNone, b_.VoidFunction()});
+    const Signature signature = SignatureOf(f_);
+    Emit(out, spv::OpFunction,
+         {signature.result, fn, spv::FunctionControlMaskNone, signature.type});
+    for (size_t i = 0; i < param_ids_.size(); ++i) {
+      Emit(out, spv::OpFunctionParameter, {signature.params[i], param_ids_[i]});
+    }
     Emit(out, spv::OpLabel, {b_.NewId()});
     out.insert(out.end(), vars_.begin(), vars_.end());
+    out.insert(out.end(), prologue_.begin(), prologue_.end());
     out.insert(out.end(), code_.begin(), code_.end());
     Emit(out, spv::OpFunctionEnd, {});
-
-    // Entry point with every global variable it uses (SPIR-V 1.4+).
-    Words ep{spv::ExecutionModelGLCompute, fn};
-    AppendString(ep, f_.name);
-    for (uint32_t v : interface_) ep.push_back(v);
-    EmitV(b_.entry_points(), spv::OpEntryPoint, ep);
-    Emit(b_.modes(), spv::OpExecutionMode, {fn, spv::ExecutionModeLocalSize, 1, 1, 1});
-    b_.WorkgroupSize();
     return absl::OkStatus();
   }
 
  private:
+  struct Signature {
+    uint32_t result = 0;
+    Words params;
+    uint32_t type = 0;
+  };
+  // A `.param` buffer: a Function variable of 32-bit words.
+  struct ParamBuffer {
+    uint32_t var = 0;
+    int bytes = 0;
+  };
+
+  uint32_t WordArray(int bytes) {
+    return b_.Array(b_.Int(32),
+                    b_.ConstInt(32, static_cast<uint32_t>(std::max(1, (bytes + 3) / 4))), 0);
+  }
+  uint32_t ParamType(const Param& p) {
+    return p.is_register ? SpvType(p.type) : WordArray(p.size());
+  }
+  // The SPIR-V function type of a `.func` (a kernel's is void()).
+  Signature SignatureOf(const Function& f) {
+    Signature s;
+    s.result = f.returns.empty() ? b_.Void() : ParamType(f.returns[0]);
+    if (!f.is_entry) {
+      for (const Param& p : f.params) s.params.push_back(ParamType(p));
+    }
+    s.type = b_.FunctionType(s.result, s.params);
+    return s;
+  }
+
+  // Function variables for the call-site buffers and, in a `.func`, for its
+  // own parameters (filled from the SPIR-V parameters on entry) and return
+  // value; `.reg` parameters go straight to their registers.
+  absl::Status DeclareParamBuffers() {
+    auto declare = [&](const std::string& name, int bytes) {
+      const uint32_t var = b_.NewId();
+      Emit(vars_, spv::OpVariable,
+           {b_.Ptr(spv::StorageClassFunction, WordArray(bytes)), var, spv::StorageClassFunction});
+      param_buffers_[name] = {var, bytes};
+      return var;
+    };
+    for (const Variable& v : f_.variables) {
+      if (v.space != Space::kParam) continue;
+      const int64_t bytes = v.count * (TypeBits(v.type) / 8);
+      if (v.count <= 0 || bytes > 4096) return SyntaxError(v.line, "bad .param buffer size");
+      declare(v.name, static_cast<int>(bytes));
+    }
+    if (f_.is_entry) return absl::OkStatus();
+    for (const Param& p : f_.params) {
+      const uint32_t id = b_.NewId();
+      param_ids_.push_back(id);
+      const uint32_t target =
+          p.is_register ? reg_vars_.at(p.name).first : declare(p.name, p.size());
+      Emit(prologue_, spv::OpStore, {target, id});
+    }
+    if (f_.returns.size() > 1) return Unsupported(f_.line, ".func with several return values");
+    for (const Param& p : f_.returns) {
+      if (!p.is_register) declare(p.name, p.size());
+    }
+    return absl::OkStatus();
+  }
+
+  // Leaves the function, returning a `.func`'s return parameter.
+  void EmitReturn() {
+    if (f_.returns.empty()) {
+      Emit(code_, spv::OpReturn, {});
+      return;
+    }
+    const Param& r = f_.returns[0];
+    const uint32_t var = r.is_register ? reg_vars_.at(r.name).first : param_buffers_.at(r.name).var;
+    Emit(code_, spv::OpReturnValue, {Op1(spv::OpLoad, ParamType(r), var)});
+  }
+
+  // call (returns), name, (arguments): the arguments' buffers (or registers)
+  // are passed by value, the result stored in the return buffer.
+  absl::Status EmitCall(const Instruction& inst) {
+    const std::vector<Operand>& returns = inst.operands[0].elements;
+    const std::string& name = inst.operands[1].name;
+    const std::vector<Operand>& args = inst.operands[2].elements;
+    auto it = functions_.find(name);
+    if (it == functions_.end())
+      return SyntaxError(inst.line, absl::StrCat("call of unknown ", name));
+    const Function& callee = *it->second;
+    if (args.size() != callee.params.size() || returns.size() != callee.returns.size()) {
+      return SyntaxError(
+          inst.line, absl::StrCat("call of ", name, " with ", args.size(), " arguments and ",
+                                  returns.size(), " return values; it takes ", callee.params.size(),
+                                  " and ", callee.returns.size()));
+    }
+    const Signature signature = SignatureOf(callee);
+    const uint32_t result = b_.NewId();
+    Words operands{signature.result, result, ctx_.function_ids.at(name)};
+    for (size_t i = 0; i < args.size(); ++i) {
+      const Param& p = callee.params[i];
+      if (p.is_register) {
+        auto v = Read(args[i], p.type, inst.line);
+        if (!v.ok()) return v.status();
+        operands.push_back(*v);
+        continue;
+      }
+      auto buffer = CallBuffer(args[i], p, inst.line);
+      if (!buffer.ok()) return buffer.status();
+      operands.push_back(Op1(spv::OpLoad, signature.params[i], *buffer));
+    }
+    EmitV(code_, spv::OpFunctionCall, operands);
+    if (returns.empty()) return absl::OkStatus();
+    const Param& r = callee.returns[0];
+    if (r.is_register) return Write(returns[0], result, r.type, inst.line);
+    auto buffer = CallBuffer(returns[0], r, inst.line);
+    if (!buffer.ok()) return buffer.status();
+    Emit(code_, spv::OpStore, {*buffer, result});
+    return absl::OkStatus();
+  }
+
+  // The buffer a call passes for the callee's `.param` parameter `p`.
+  absl::StatusOr<uint32_t> CallBuffer(const Operand& o, const Param& p, int line) {
+    auto it = o.kind == Operand::Kind::kSymbol ? param_buffers_.find(o.name) : param_buffers_.end();
+    if (it == param_buffers_.end()) {
+      return Unsupported(line, absl::StrCat("call operand for ", p.name, " other than a .param"));
+    }
+    if ((it->second.bytes + 3) / 4 != (p.size() + 3) / 4) {
+      return SyntaxError(line, absl::StrCat(".param ", o.name, " has ", it->second.bytes,
+                                            " bytes, ", p.name, " ", p.size()));
+    }
+    return it->second.var;
+  }
+
   using Value = std::pair<uint32_t, Type>;  // id, PTX type of the value
 
   uint32_t SpvType(Type t) {
@@ -307,10 +457,10 @@ class FunctionEmitter {
   }
 
   void UseGlobal(uint32_t var) {
-    for (uint32_t v : interface_) {
+    for (uint32_t v : ctx_.interface) {
       if (v == var) return;
     }
-    interface_.push_back(var);
+    ctx_.interface.push_back(var);
   }
 
   // A block's body, then the index of the next block stored in block_var_
@@ -432,60 +582,7 @@ class FunctionEmitter {
     Emit(code_, spv::OpIEqual, {b_.Bool(), done, after, b_.ConstInt(32, exit_id)});
     Emit(code_, spv::OpBranchConditional, {done, merge, header});
     Emit(code_, spv::OpLabel, {merge});
-    Emit(code_, spv::OpReturn, {});
-
-    return absl::OkStatus();
-  }
-
-  // Static shared variables get byte offsets in one word array; an extern
-  // (dynamic) array starts after them, 16-byte aligned.
-  absl::Status LayOutShared() {
-    uint32_t offset = 0;
-    const Variable* dynamic = nullptr;
-    auto place = [&](const Variable& v) -> absl::Status {
-      if (v.space == Space::kGlobal || v.space == Space::kConst) return absl::OkStatus();
-      if (v.space == Space::kLocal) {
-        if (&v < f_.variables.data() || &v >= f_.variables.data() + f_.variables.size())
-          return Unsupported(v.line, "module-scope .local variable");
-        return absl::OkStatus();
-      }
-      if (v.space != Space::kShared) return Unsupported(v.line, "variable state space");
-      if (v.is_extern) {
-        dynamic = &v;
-        return absl::OkStatus();
-      }
-      const uint32_t align = std::max<uint32_t>(4, static_cast<uint32_t>(v.align));
-      offset = (offset + align - 1) / align * align;
-      shared_offsets_[v.name] = offset;
-      const uint64_t bytes = static_cast<uint64_t>(v.count) * (TypeBits(v.type) / 8);
-      if (bytes > (1u << 20)) return SyntaxError(v.line, "shared variable too large");
-      offset += static_cast<uint32_t>(bytes);
-      return absl::OkStatus();
-    };
-    for (const Variable& v : module_.variables) SH_PTX_RETURN_IF_ERROR(place(v));
-    for (const Variable& v : f_.variables) SH_PTX_RETURN_IF_ERROR(place(v));
-    offset = (offset + 15) / 16 * 16;
-    if (dynamic != nullptr) shared_offsets_[dynamic->name] = offset;
-    if (offset == 0 && dynamic == nullptr) return absl::OkStatus();
-    const uint32_t u32 = b_.Int(32);
-    uint32_t length = 0;
-    if (dynamic != nullptr) {
-      // words = static words + SpecId 3 / 4 (the launch's dynamic bytes).
-      const uint32_t dyn_words = b_.NewId();
-      Emit(b_.types(), spv::OpSpecConstantOp,
-           {u32, dyn_words, spv::OpUDiv, b_.SpecU32(3, 16), b_.ConstInt(32, 4)});
-      length = b_.NewId();
-      Emit(b_.types(), spv::OpSpecConstantOp,
-           {u32, length, spv::OpIAdd, dyn_words, b_.ConstInt(32, offset / 4)});
-    } else {
-      length = b_.ConstInt(32, offset / 4);
-    }
-    const uint32_t array = b_.Array(u32, length, 0);
-    shared_var_ = b_.NewId();
-    Emit(b_.types(), spv::OpVariable,
-         {b_.Ptr(spv::StorageClassWorkgroup, array), shared_var_, spv::StorageClassWorkgroup});
-    b_.Name(shared_var_, f_.name + "_shared");
-    UseGlobal(shared_var_);
+    EmitReturn();
     return absl::OkStatus();
   }
 
@@ -628,12 +725,14 @@ class FunctionEmitter {
 
   // The operand as a value of type `want`.
   absl::StatusOr<uint32_t> Read(const Operand& o, Type want, int line) {
+    // A .func's .reg parameter may be named without '%'.
+    if (o.kind == Operand::Kind::kRegister ||
+        (o.kind == Operand::Kind::kSymbol && reg_vars_.count(o.name))) {
+      auto v = ReadRegister(o.name, line);
+      if (!v.ok()) return v.status();
+      return Convert(*v, want, IsSigned(v->second) || IsSigned(want), line);
+    }
     switch (o.kind) {
-      case Operand::Kind::kRegister: {
-        auto v = ReadRegister(o.name, line);
-        if (!v.ok()) return v.status();
-        return Convert(*v, want, IsSigned(v->second) || IsSigned(want), line);
-      }
       case Operand::Kind::kInt:
         if (want == Type::kPred) return b_.ConstBool(o.int_value != 0);
         if (IsFloat(want)) return b_.ConstFloat(TypeBits(want), static_cast<double>(o.int_value));
@@ -663,7 +762,7 @@ class FunctionEmitter {
   }
 
   absl::Status Write(const Operand& o, uint32_t id, Type from, int line) {
-    if (o.kind != Operand::Kind::kRegister)
+    if (o.kind != Operand::Kind::kRegister && o.kind != Operand::Kind::kSymbol)
       return SyntaxError(line, "destination is not a register");
     auto it = reg_vars_.find(o.name);
     if (it == reg_vars_.end())
@@ -735,19 +834,24 @@ class FunctionEmitter {
     return Op2(spv::OpIAdd, b_.Int(32), base, b_.ConstInt(32, static_cast<uint64_t>(off)));
   }
 
-  uint32_t SharedWordPtr(uint32_t byte_addr, Space space = Space::kShared) {
+  // A pointer to the word at `byte_addr` of the shared array, the .local
+  // array, or (kParam) the `.param` buffer `buffer`.
+  uint32_t SharedWordPtr(uint32_t byte_addr, Space space = Space::kShared, uint32_t buffer = 0) {
     const uint32_t u32 = b_.Int(32);
     const uint32_t index = Op2(spv::OpShiftRightLogical, u32, byte_addr, b_.ConstInt(32, 2));
     const uint32_t ptr = b_.NewId();
-    const bool local = space == Space::kLocal;
+    const bool shared = space == Space::kShared;
+    const uint32_t array = space == Space::kParam ? buffer : shared ? shared_var_ : local_var_;
     Emit(code_, spv::OpAccessChain,
-         {b_.Ptr(local ? spv::StorageClassFunction : spv::StorageClassWorkgroup, u32), ptr,
-          local ? local_var_ : shared_var_, index});
+         {b_.Ptr(shared ? spv::StorageClassWorkgroup : spv::StorageClassFunction, u32), ptr, array,
+          index});
     return ptr;
   }
 
-  // Loads `type` (any width) at `addr` (u32 for shared, u64 for global).
-  absl::StatusOr<uint32_t> LoadMemory(Space space, uint32_t addr, Type type, int line) {
+  // Loads `type` (any width) at `addr` (u32 for shared, .local and .param,
+  // u64 for global); `buffer` is the .param buffer.
+  absl::StatusOr<uint32_t> LoadMemory(Space space, uint32_t addr, Type type, int line,
+                                      uint32_t buffer = 0) {
     const int bits = TypeBits(type);
     const uint32_t u32 = b_.Int(32);
     if (space == Space::kGlobal && bits >= 32) {
@@ -764,10 +868,10 @@ class FunctionEmitter {
     uint32_t shift_src = 0;    // the low address bits, u32
     auto load_word = [&](uint32_t byte_off) -> uint32_t {
       const uint32_t id = b_.NewId();
-      if (space == Space::kShared || space == Space::kLocal) {
+      if (space != Space::kGlobal) {
         const uint32_t a =
             byte_off ? Op2(spv::OpIAdd, u32, word_addr32, b_.ConstInt(32, byte_off)) : word_addr32;
-        Emit(code_, spv::OpLoad, {u32, id, SharedWordPtr(a, space)});
+        Emit(code_, spv::OpLoad, {u32, id, SharedWordPtr(a, space, buffer)});
       } else {
         const uint32_t aligned =
             Op2(spv::OpBitwiseAnd, b_.Int(64), addr, b_.ConstInt(64, ~uint64_t{3}));
@@ -777,7 +881,7 @@ class FunctionEmitter {
       }
       return id;
     };
-    if (space == Space::kShared || space == Space::kLocal) {
+    if (space != Space::kGlobal) {
       word_addr32 = addr;
       shift_src = addr;
     } else {
@@ -803,7 +907,8 @@ class FunctionEmitter {
     return Op1(spv::OpUConvert, b_.Int(bits), shifted);
   }
 
-  absl::Status StoreMemory(Space space, uint32_t addr, Type type, uint32_t value, int line) {
+  absl::Status StoreMemory(Space space, uint32_t addr, Type type, uint32_t value, int line,
+                           uint32_t buffer = 0) {
     const int bits = TypeBits(type);
     const uint32_t u32 = b_.Int(32);
     if (space == Space::kGlobal && bits >= 32) {
@@ -813,17 +918,17 @@ class FunctionEmitter {
            {ptr, value, spv::MemoryAccessAlignedMask, static_cast<uint32_t>(bits / 8)});
       return absl::OkStatus();
     }
-    if ((space == Space::kShared || space == Space::kLocal) && (bits == 32 || bits == 64)) {
+    if (space != Space::kGlobal && (bits == 32 || bits == 64)) {
       uint32_t v = IsFloat(type) ? Op1(spv::OpBitcast, b_.Int(bits), value) : value;
       if (bits == 32) {
-        Emit(code_, spv::OpStore, {SharedWordPtr(addr, space), v});
+        Emit(code_, spv::OpStore, {SharedWordPtr(addr, space, buffer), v});
       } else {
         const uint32_t lo = Op1(spv::OpUConvert, u32, v);
         const uint32_t hi = Op1(spv::OpUConvert, u32,
                                 Op2(spv::OpShiftRightLogical, b_.Int(64), v, b_.ConstInt(64, 32)));
-        Emit(code_, spv::OpStore, {SharedWordPtr(addr, space), lo});
+        Emit(code_, spv::OpStore, {SharedWordPtr(addr, space, buffer), lo});
         Emit(code_, spv::OpStore,
-             {SharedWordPtr(Op2(spv::OpIAdd, u32, addr, b_.ConstInt(32, 4)), space), hi});
+             {SharedWordPtr(Op2(spv::OpIAdd, u32, addr, b_.ConstInt(32, 4)), space, buffer), hi});
       }
       return absl::OkStatus();
     }
@@ -831,7 +936,7 @@ class FunctionEmitter {
       // A narrow store changes its bytes of the aligned word. Other threads
       // may own the word's other bytes, so global and shared words change by
       // an atomic and (clear) and or (set) that touch this store's bits only;
-      // .local words are the thread's own.
+      // .local and .param words are the thread's own.
       const uint32_t low = space == Space::kGlobal ? Op1(spv::OpUConvert, u32, addr) : addr;
       const uint32_t shift =
           Op2(spv::OpShiftLeftLogical, u32, Op2(spv::OpBitwiseAnd, u32, low, b_.ConstInt(32, 3)),
@@ -848,9 +953,9 @@ class FunctionEmitter {
         ptr =
             Op1(spv::OpConvertUToPtr, b_.Ptr(spv::StorageClassPhysicalStorageBuffer, u32), aligned);
       } else {
-        ptr = SharedWordPtr(addr, space);
+        ptr = SharedWordPtr(addr, space, buffer);
       }
-      if (space == Space::kLocal) {
+      if (space == Space::kLocal || space == Space::kParam) {
         const uint32_t word = Op1(spv::OpLoad, u32, ptr);
         Emit(code_, spv::OpStore,
              {ptr, Op2(spv::OpBitwiseOr, u32, Op2(spv::OpBitwiseAnd, u32, word, keep), placed)});
@@ -905,7 +1010,30 @@ class FunctionEmitter {
     for (size_t i = 0; i < values.size(); ++i) {
       const int64_t extra = static_cast<int64_t>(i) * size;
       if (space == Space::kParam) {
-        if (!is_load) return Unsupported(inst.line, "st.param (device function calls)");
+        auto buffer = addr_op.kind == Operand::Kind::kAddress && addr_op.base_is_symbol
+                          ? param_buffers_.find(addr_op.name)
+                          : param_buffers_.end();
+        if (buffer != param_buffers_.end()) {
+          const int64_t off = addr_op.int_value + extra;
+          if (off < 0 || off + size > buffer->second.bytes || off % std::min(size, 4) != 0)
+            return SyntaxError(inst.line, "misaligned access or outside the .param");
+          const uint32_t addr = b_.ConstInt(32, static_cast<uint64_t>(off));
+          const uint32_t var = buffer->second.var;
+          if (is_load) {
+            auto v = LoadMemory(Space::kParam, addr, type, inst.line, var);
+            if (!v.ok()) return v.status();
+            SH_PTX_RETURN_IF_ERROR(Write(*values[i], *v, type, inst.line));
+          } else {
+            auto v = Read(*values[i], type, inst.line);
+            if (!v.ok()) return v.status();
+            SH_PTX_RETURN_IF_ERROR(StoreMemory(Space::kParam, addr, type, *v, inst.line, var));
+          }
+          continue;
+        }
+        if (!is_load) return Unsupported(inst.line, "st.param to a kernel parameter");
+        if (!f_.is_entry) {
+          return SyntaxError(inst.line, absl::StrCat("unknown parameter ", addr_op.name));
+        }
         auto v = LoadParam(addr_op, extra, type, inst.line);
         if (!v.ok()) return v.status();
         SH_PTX_RETURN_IF_ERROR(Write(*values[i], *v, type, inst.line));
@@ -1824,6 +1952,7 @@ class FunctionEmitter {
   absl::Status EmitInstruction(const Instruction& inst) {
     const std::string& op = inst.opcode;
     if (op == "ld" || op == "st") return EmitLoadStore(inst);
+    if (op == "call") return EmitCall(inst);
     if (op == "atom" || op == "red") return EmitAtomic(inst);
     if (op == "setp") return EmitSetp(inst);
     if (op == "cvt") return EmitCvt(inst);
@@ -1891,11 +2020,13 @@ class FunctionEmitter {
   }
 
   ModuleBuilder& b_;
-  const Module& module_;
   const Function& f_;
-  Words vars_, code_;
-  std::vector<uint32_t> interface_;
+  KernelContext& ctx_;
+  const FunctionMap& functions_;
+  Words vars_, prologue_, code_;
   std::map<std::string, std::pair<uint32_t, Type>> reg_vars_;
+  std::map<std::string, ParamBuffer> param_buffers_;
+  std::vector<uint32_t> param_ids_;  // a .func's OpFunctionParameters
   std::map<std::string, uint32_t> shared_offsets_;
   std::map<std::string, uint32_t> local_offsets_;
   uint32_t local_var_ = 0;
@@ -1903,9 +2034,7 @@ class FunctionEmitter {
   uint32_t param_var_ = 0;
   std::vector<uint32_t> param_types_;
   uint32_t block_var_ = 0;
-  // The kernel makes shared addresses generic (cvta.shared), so generic
-  // accesses test which window an address is in.
-  bool generic_shared_ = false;
+  bool generic_shared_ = false;  // KernelContext::generic_shared
 };
 
 // Module-scope .global and .const variables become the members of the
@@ -1975,20 +2104,188 @@ absl::Status DeclareGlobals(ModuleBuilder& b, const Module& module) {
   return absl::OkStatus();
 }
 
+// Lays out the shared memory of a kernel and the functions it calls
+// (`functions`, the kernel first) in one Workgroup word array: static
+// variables at byte offsets (the module's, then each function's own, such as
+// nvcc's "demoted" __shared__ of a device function), then the extern
+// (dynamic) arrays, all at one 16-byte aligned offset as CUDA aliases them.
+absl::Status LayOutShared(ModuleBuilder& b, const Module& module,
+                          const std::vector<const Function*>& functions, KernelContext& ctx) {
+  uint32_t offset = 0;
+  std::map<std::string, uint32_t> module_offsets;
+  std::map<const Function*, std::map<std::string, uint32_t>> own;
+  std::vector<std::map<std::string, uint32_t>*> dynamic_maps;
+  std::vector<std::string> dynamic_names;
+  auto place = [&](const Variable& v, std::map<std::string, uint32_t>& offsets,
+                   bool in_function) -> absl::Status {
+    if (v.space == Space::kGlobal || v.space == Space::kConst || v.space == Space::kParam)
+      return absl::OkStatus();
+    if (v.space == Space::kLocal) {
+      if (!in_function) return Unsupported(v.line, "module-scope .local variable");
+      return absl::OkStatus();
+    }
+    if (v.space != Space::kShared) return Unsupported(v.line, "variable state space");
+    if (v.is_extern) {
+      dynamic_maps.push_back(&offsets);
+      dynamic_names.push_back(v.name);
+      return absl::OkStatus();
+    }
+    const uint32_t align = std::max<uint32_t>(4, static_cast<uint32_t>(v.align));
+    offset = (offset + align - 1) / align * align;
+    offsets[v.name] = offset;
+    const uint64_t bytes = static_cast<uint64_t>(v.count) * (TypeBits(v.type) / 8);
+    if (bytes > (1u << 20) || offset + bytes > (1u << 20))
+      return SyntaxError(v.line, "shared variable too large");
+    offset += static_cast<uint32_t>(bytes);
+    return absl::OkStatus();
+  };
+  for (const Variable& v : module.variables)
+    SH_PTX_RETURN_IF_ERROR(place(v, module_offsets, false));
+  for (const Function* f : functions) {
+    for (const Variable& v : f->variables) SH_PTX_RETURN_IF_ERROR(place(v, own[f], true));
+  }
+  offset = (offset + 15) / 16 * 16;
+  for (size_t i = 0; i < dynamic_maps.size(); ++i) (*dynamic_maps[i])[dynamic_names[i]] = offset;
+  for (const Function* f : functions) {
+    std::map<std::string, uint32_t>& offsets = ctx.shared_offsets[f];
+    offsets = module_offsets;
+    for (const auto& [name, at] : own[f]) offsets[name] = at;
+  }
+  if (offset == 0 && dynamic_maps.empty()) return absl::OkStatus();
+  const uint32_t u32 = b.Int(32);
+  uint32_t length = 0;
+  if (!dynamic_maps.empty()) {
+    // words = static words + SpecId 3 / 4 (the launch's dynamic bytes).
+    const uint32_t dyn_words = b.NewId();
+    Emit(b.types(), spv::OpSpecConstantOp,
+         {u32, dyn_words, spv::OpUDiv, b.SpecU32(3, 16), b.ConstInt(32, 4)});
+    length = b.NewId();
+    Emit(b.types(), spv::OpSpecConstantOp,
+         {u32, length, spv::OpIAdd, dyn_words, b.ConstInt(32, offset / 4)});
+  } else {
+    length = b.ConstInt(32, offset / 4);
+  }
+  const uint32_t array = b.Array(u32, length, 0);
+  ctx.shared_var = b.NewId();
+  Emit(b.types(), spv::OpVariable,
+       {b.Ptr(spv::StorageClassWorkgroup, array), ctx.shared_var, spv::StorageClassWorkgroup});
+  b.Name(ctx.shared_var, functions[0]->name + "_shared");
+  ctx.interface.push_back(ctx.shared_var);
+  return absl::OkStatus();
+}
+
+// Emits `kernel` as an entry point and, specialised for it, each function of
+// `callees` (every .func the kernel reaches).
+absl::Status EmitKernel(ModuleBuilder& b, const Module& module, const Function& kernel,
+                        const std::vector<const Function*>& callees, const FunctionMap& functions) {
+  KernelContext ctx;
+  std::vector<const Function*> all{&kernel};
+  all.insert(all.end(), callees.begin(), callees.end());
+  SH_PTX_RETURN_IF_ERROR(LayOutShared(b, module, all, ctx));
+  for (const Function* f : all) {
+    for (const Block& block : f->blocks) {
+      for (const Instruction& inst : block.body) {
+        if (inst.opcode != "cvta" || inst.space != Space::kShared || inst.HasModifier("to"))
+          continue;
+        if (ctx.shared_var == 0)
+          return Unsupported(inst.line, "cvta.shared in a kernel without shared memory");
+        ctx.generic_shared = true;
+      }
+    }
+  }
+  for (const Function* f : callees) ctx.function_ids[f->name] = b.NewId();
+  const uint32_t fn = b.NewId();
+  SH_PTX_RETURN_IF_ERROR(FunctionEmitter(b, kernel, ctx, functions).Run(fn));
+  for (const Function* f : callees) {
+    SH_PTX_RETURN_IF_ERROR(FunctionEmitter(b, *f, ctx, functions).Run(ctx.function_ids[f->name]));
+  }
+  // Entry point with every global variable it uses (SPIR-V 1.4+).
+  Words ep{spv::ExecutionModelGLCompute, fn};
+  AppendString(ep, kernel.name);
+  for (uint32_t v : ctx.interface) ep.push_back(v);
+  EmitV(b.entry_points(), spv::OpEntryPoint, ep);
+  Emit(b.modes(), spv::OpExecutionMode, {fn, spv::ExecutionModeLocalSize, 1, 1, 1});
+  b.WorkgroupSize();
+  return absl::OkStatus();
+}
+
+// Each function's calls: (callee, line), in order. Fails for a call of a
+// function the module does not define.
+absl::StatusOr<std::map<const Function*, std::vector<std::pair<const Function*, int>>>> CallGraph(
+    const Module& module, const FunctionMap& functions) {
+  std::map<const Function*, std::vector<std::pair<const Function*, int>>> calls;
+  for (const Function& f : module.functions) {
+    if (f.is_declaration) continue;
+    std::vector<std::pair<const Function*, int>>& out = calls[&f];
+    for (const Block& block : f.blocks) {
+      for (const Instruction& inst : block.body) {
+        if (inst.opcode != "call") continue;
+        const std::string& name = inst.operands[1].name;
+        auto it = functions.find(name);
+        if (it != functions.end()) {
+          out.emplace_back(it->second, inst.line);
+          continue;
+        }
+        const bool declared =
+            std::any_of(module.functions.begin(), module.functions.end(),
+                        [&](const Function& g) { return g.is_declaration && g.name == name; });
+        return SyntaxError(
+            inst.line,
+            declared ? absl::StrCat("call of ", name,
+                                    ", declared .extern but defined in no module linked with it")
+                     : absl::StrCat("call of undeclared function ", name));
+      }
+    }
+  }
+  return calls;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<uint32_t>> EmitSpirv(const Module& module) {
   ModuleBuilder builder;
   SH_PTX_RETURN_IF_ERROR(DeclareGlobals(builder, module));
-  std::set<std::string> names;
+  FunctionMap functions;
+  std::set<std::string> kernels;
   for (const Function& f : module.functions) {
-    if (!f.is_entry) return Unsupported(f.line, ".func");
-    if (!names.insert(f.name).second)
-      return SyntaxError(f.line, absl::StrCat("kernel ", f.name, " defined twice"));
-    FunctionEmitter emitter(builder, module, f);
-    SH_PTX_RETURN_IF_ERROR(emitter.Run());
+    if (f.is_declaration) continue;
+    if (f.is_entry ? !kernels.insert(f.name).second : !functions.emplace(f.name, &f).second)
+      return SyntaxError(f.line, absl::StrCat(f.name, " defined twice"));
   }
-  if (module.functions.empty()) return SyntaxError(1, "the module has no .entry kernels");
+  if (kernels.empty()) return SyntaxError(1, "the module has no .entry kernels");
+  auto calls = CallGraph(module, functions);
+  if (!calls.ok()) return calls.status();
+  // Vulkan has no recursion (and no stack): a cycle in the call graph fails,
+  // naming the call that closes it.
+  std::map<const Function*, int> state;  // 1 on the current path, 2 done
+  std::function<absl::Status(const Function*)> visit = [&](const Function* f) -> absl::Status {
+    state[f] = 1;
+    for (const auto& [callee, line] : (*calls)[f]) {
+      if (state[callee] == 1) {
+        return Unsupported(line, absl::StrCat("recursion: ", f->name, " calls ", callee->name,
+                                              ", which is already on the call chain"));
+      }
+      if (state[callee] == 0) SH_PTX_RETURN_IF_ERROR(visit(callee));
+    }
+    state[f] = 2;
+    return absl::OkStatus();
+  };
+  for (const Function& f : module.functions) {
+    if (!f.is_declaration && state[&f] == 0) SH_PTX_RETURN_IF_ERROR(visit(&f));
+  }
+  for (const Function& f : module.functions) {
+    if (!f.is_entry) continue;
+    // The functions the kernel reaches, each once.
+    std::vector<const Function*> callees;
+    std::set<const Function*> seen{&f};
+    for (size_t i = 0; i <= callees.size(); ++i) {
+      const Function* from = i == 0 ? &f : callees[i - 1];
+      for (const auto& call : (*calls)[from]) {
+        if (seen.insert(call.first).second) callees.push_back(call.first);
+      }
+    }
+    SH_PTX_RETURN_IF_ERROR(EmitKernel(builder, module, f, callees, functions));
+  }
   return builder.Finish();
 }
 

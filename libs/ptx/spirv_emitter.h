@@ -11,7 +11,10 @@
 //    addressed in bytes as PTX does; with an `.extern .shared` array its
 //    length adds the dynamic size, SpecId 3 (bytes);
 //  * registers are Function variables; the CFG runs as a loop around a
-//    switch on a block-id variable (see docs/ptx.md for the costs).
+//    switch on a block-id variable (see docs/ptx.md for the costs);
+//  * each `.func` a kernel calls is a SPIR-V function, emitted once per
+//    kernel that reaches it, its `.param` arguments and return value passed
+//    by value as arrays of 32-bit words; recursion fails naming the call.
 // Instructions outside the covered subset fail with Unimplemented naming the
 // PTX line.
 #ifndef STREAMHAL_PTX_SPIRV_EMITTER_H_

@@ -57,7 +57,8 @@ INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                          testing::Values("vector_add", "saxpy", "grid_stride", "block_reduce",
                                          "histogram", "early_return", "dyn_shared", "module_vars",
                                          "local_array", "bit_ops", "float_to_int", "atomics_ext",
-                                         "generic_shared", "bit_find"));
+                                         "generic_shared", "bit_find", "device_calls",
+                                         "link_call_a"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
@@ -238,6 +239,68 @@ TEST(PtxTranslateTest, FloatToIntegerConversionsSaturate) {
              " st.global.u32 [%rd1], %r2;\n"));
   ASSERT_TRUE(spirv.ok()) << spirv.status();
   EXPECT_EQ(Validate(*spirv), "");
+}
+
+TEST(PtxTranslateTest, DeviceFunctionsBecomeSpirvFunctionsOfEachKernel) {
+  auto spirv = TranslatePtx(ReadCorpus("device_calls.ptx"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  const std::string text = Disassemble(*spirv);
+  // Both kernels and a copy of each function for the kernel that reaches it.
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("OpEntryPoint GLCompute"), 3u);
+  // device_calls makes 5 calls and nested 2; call_barrier and
+  // call_shared_pointer call one function each.
+  EXPECT_EQ(count("OpFunctionCall"), 9u);
+  // The 3 kernels, device_calls' 6 functions and the other kernels' one each.
+  EXPECT_EQ(count("OpFunctionEnd"), 11u);
+}
+
+TEST(PtxTranslateTest, RegisterParametersAndNarrowParamAccessesTranslate) {
+  const std::string text = std::string(kHeader) +
+                           ".func (.reg .b32 rv) twice(.reg .b32 a, .param .align 4 .b8 s[4])\n{\n"
+                           " .reg .b16 %rs<2>;\n ld.param.u8 %rs1, [s+1];\n"
+                           " cvt.u32.u16 rv, %rs1;\n add.s32 rv, rv, a;\n ret;\n}\n"
+                           ".visible .entry k(.param .u64 out)\n{\n"
+                           " .reg .b32 %r<3>; .reg .b16 %rs<2>; .reg .b64 %rd<2>;\n"
+                           " mov.u32 %r1, 5;\n mov.u16 %rs1, 9;\n"
+                           " { .param .align 4 .b8 param0[4];\n st.param.b8 [param0+1], %rs1;\n"
+                           "   call (%r2), twice, (%r1, param0);\n }\n"
+                           " ld.param.u64 %rd1, [out];\n st.global.u32 [%rd1], %r2;\n ret;\n}\n";
+  auto spirv = TranslatePtx(text);
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+}
+
+TEST(PtxTranslateTest, RecursionIsUnsupportedNamingTheCall) {
+  const std::string text = std::string(kHeader) +
+                           ".func f()\n{\n call g, ();\n ret;\n}\n"
+                           ".func g()\n{\n call f, ();\n ret;\n}\n"
+                           ".visible .entry k()\n{\n call.uni f, ();\n ret;\n}\n";
+  auto spirv = TranslatePtx(text);
+  ASSERT_FALSE(spirv.ok());
+  EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(spirv.status().message().find("ptx line 11: unsupported recursion"), std::string::npos)
+      << spirv.status();
+}
+
+TEST(PtxTranslateTest, CallOfAnExternFunctionWithoutDefinitionFails) {
+  auto spirv = TranslatePtx(ReadCorpus("link_call_b.ptx"));
+  ASSERT_FALSE(spirv.ok());
+  EXPECT_NE(spirv.status().message().find("_Z11link_weightii"), std::string::npos)
+      << spirv.status();
+}
+
+TEST(PtxTranslateTest, CallWithTheWrongArgumentCountIsAnError) {
+  const std::string text = std::string(kHeader) +
+                           ".func f(.param .b32 a)\n{\n ret;\n}\n"
+                           ".visible .entry k()\n{\n call.uni f, ();\n ret;\n}\n";
+  auto spirv = TranslatePtx(text);
+  ASSERT_FALSE(spirv.ok());
+  EXPECT_NE(spirv.status().message().find("ptx line 10"), std::string::npos) << spirv.status();
 }
 
 }  // namespace
