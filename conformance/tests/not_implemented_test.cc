@@ -105,9 +105,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFlags, nullptr, 0)
 // HIP ------------------------------------------------------------------------
 // Initialization and versions
 
-// Devices
-SH_HIP_NOT_IMPLEMENTED(hipExtGetLinkTypeAndHopCount, 0, 0, nullptr, nullptr)
-
 // Modules
 SH_HIP_NOT_IMPLEMENTED(hipModuleGetTexRef, nullptr, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipLinkCreate, 0, nullptr, nullptr, nullptr)

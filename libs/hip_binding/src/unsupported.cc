@@ -63,9 +63,6 @@ hipError_t NotImplemented(const char* name, std::atomic<bool>& logged) {
   }
 
 extern "C" {
-// Devices
-SH_NOT_IMPLEMENTED(hipExtGetLinkTypeAndHopCount, (int, int, uint32_t*, uint32_t*))
-
 // Modules
 SH_NOT_IMPLEMENTED(hipModuleGetTexRef, (textureReference**, hipModule_t, const char*))
 SH_NOT_IMPLEMENTED(hipLinkCreate, (unsigned int, hipJitOption*, void**, hipLinkState_t*))
