@@ -13,6 +13,7 @@
 #include "core/c_enum.h"
 #include "core/context.h"
 #include "core/graph_exec.h"
+#include "core/graph_memory.h"
 #include "core/handle.h"
 #include "core/launch_params.h"
 #include "core/mem_pool.h"
@@ -426,6 +427,24 @@ hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void* dev_ptr) {
     *static_cast<void**>(dev_ptr) = Pointer(address);
     return absl::OkStatus();
   });
+}
+
+hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void* value) {
+  return streamhal::hip::Call([&] {
+    return streamhal::DeviceGetGraphMemAttribute(device, EnumArgument(attr),
+                                                 static_cast<uint64_t*>(value));
+  });
+}
+
+hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void* value) {
+  return streamhal::hip::Call([&] {
+    return streamhal::DeviceSetGraphMemAttribute(device, EnumArgument(attr),
+                                                 static_cast<const uint64_t*>(value));
+  });
+}
+
+hipError_t hipDeviceGraphMemTrim(int device) {
+  return streamhal::hip::Call([&] { return streamhal::DeviceGraphMemTrim(device); });
 }
 
 hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t* nodes, size_t* numNodes) {

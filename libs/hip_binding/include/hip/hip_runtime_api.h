@@ -924,6 +924,13 @@ typedef enum hipGraphInstantiateResult {
   hipGraphInstantiateMultipleDevicesNotSupported = 4
 } hipGraphInstantiateResult;
 
+typedef enum hipGraphMemAttributeType {
+  hipGraphMemAttrUsedMemCurrent = 0,
+  hipGraphMemAttrUsedMemHigh = 1,
+  hipGraphMemAttrReservedMemCurrent = 2,
+  hipGraphMemAttrReservedMemHigh = 3
+} hipGraphMemAttributeType;
+
 typedef struct hipGraphInstantiateParams {
   hipGraphNode_t errNode_out;
   unsigned long long flags;
@@ -1615,6 +1622,11 @@ hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNod
 hipError_t hipGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
                                   unsigned int* isEnabled);
 hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char* path, unsigned int flags);
+/* Graph memory is not cached: the reserved amounts equal the used ones, and
+ * trimming has nothing to return. */
+hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void* value);
+hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void* value);
+hipError_t hipDeviceGraphMemTrim(int device);
 
 /* Errors ----------------------------------------------------------------------------------- */
 
