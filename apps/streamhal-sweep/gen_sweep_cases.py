@@ -198,12 +198,19 @@ HANDLE_TYPES = {
     "CUtexObject": "TexObject", "hipTextureObject_t": "TexObject",
     "CUsurfObject": "SurfObject", "hipSurfaceObject_t": "SurfObject",
 }
+# Handles of objects streamhal cannot create yet (mipmapped arrays, external
+# memory and semaphores, graphics resources, user objects): passed as null.
+# Their functions are stubs; give such a type a role of its own when its
+# functions are implemented.
+OPAQUE_HANDLE_TYPES = {"hipMipmappedArray_t", "hipMipmappedArray_const_t", "hipExternalMemory_t",
+                       "hipExternalSemaphore_t", "hipGraphicsResource_t", "hipUserObject_t"}
 DEVICE_TYPES = {"CUdevice", "hipDevice_t"}
 DEVPTR_TYPES = {"CUdeviceptr", "hipDeviceptr_t"}
 FN_TYPES = {"CUhostFn": "HostFn", "hipHostFn_t": "HostFn",
             "CUstreamCallback": "StreamCallback", "hipStreamCallback_t": "StreamCallback",
             "CUoccupancyB2DSize": "OccupancyFn"}
-VALUE_TYPES = {"CUipcEventHandle", "CUipcMemHandle", "dim3", "hipPitchedPtr", "hipExtent"}
+VALUE_TYPES = {"CUipcEventHandle", "CUipcMemHandle", "dim3", "hipPitchedPtr", "hipExtent",
+               "hipIpcEventHandle_t", "hipIpcMemHandle_t"}
 INT_TYPES = {"int", "unsigned int", "unsigned", "uint32_t", "cuuint32_t", "size_t",
              "unsigned long long", "uint64_t", "cuuint64_t", "int64_t", "unsigned char",
              "unsigned short", "float"}
@@ -229,6 +236,8 @@ def classify(fn, p, enums):
     is_const = "const" in p.ctype.split("*")[0]
     if t in HANDLE_TYPES:
         return HANDLE_TYPES[t]
+    if t in OPAQUE_HANDLE_TYPES:
+        return "Opaque"
     if t in DEVICE_TYPES:
         return "Device"
     if t in DEVPTR_TYPES:
