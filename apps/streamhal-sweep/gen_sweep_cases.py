@@ -657,7 +657,9 @@ def main():
         for path in paths:
             with open(path, encoding="utf-8") as f:
                 raw = f.read()
-            text = strip_comments(raw)
+            # Namespace blocks hold C++ functions (hip_impl::hip_init), not C
+            # entry points the C callers could reach.
+            text = re.sub(r"\bnamespace\s+\w+\s*\{[^{}]*\}", " ", strip_comments(raw))
             known.update(numeric_defines(text))
             text = strip_preprocessor(text)
             enums.update(parse_enums(text, known))

@@ -2112,6 +2112,13 @@ hipError_t hipDrvGetErrorString(hipError_t hipError, const char** errorString);
 
 #ifdef __cplusplus
 } /* extern "C" */
+
+/* The runtime's initialiser as AMD's header declares it: C++ only, in this
+ * namespace, so it is no C entry point (hipGetProcAddress does not list it).
+ * It initialises HIP as hipInit(0) does. */
+namespace hip_impl {
+hipError_t hip_init();
+}  // namespace hip_impl
 #endif
 
 /* ------------------------------------------------------------------------- */
