@@ -44,12 +44,17 @@ hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height
 
 // HIP: a pitched allocation of extent.height * extent.depth rows of
 // extent.width bytes; the pitched pointer describes it (xsize = width,
-// ysize = height).
+// ysize = height). AMD: an empty extent allocates nothing and succeeds with
+// a null pointer.
 hipError_t hipMalloc3D(hipPitchedPtr* pitchedDevPtr, hipExtent extent) {
   return RuntimeCall([&]() -> absl::Status {
     if (pitchedDevPtr == nullptr) {
       return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
                               "hipMalloc3D: pitchedDevPtr is null");
+    }
+    if (extent.width == 0 || extent.height == 0 || extent.depth == 0) {
+      *pitchedDevPtr = make_hipPitchedPtr(nullptr, 0, extent.width, extent.height);
+      return absl::OkStatus();
     }
     if (extent.depth != 0 && extent.height > SIZE_MAX / extent.depth) {
       return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
