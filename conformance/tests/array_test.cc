@@ -481,11 +481,12 @@ TEST_F(ArrayConformance, HipGetChannelDescReportsTheArrayFormat) {
     EXPECT_EQ(got.f, format.f);
     EXPECT_HIP(hipErrorInvalidValue, hipGetChannelDesc(nullptr, array));
     ASSERT_HIP(hipSuccess, hipFreeArray(array));
-    // A destroyed array, like a null one, is an invalid handle.
+    // A destroyed array is an invalid handle.
     EXPECT_HIP(hipErrorInvalidHandle, hipGetChannelDesc(&got, array));
   }
+  // AMD: a null array is an invalid value.
   hipChannelFormatDesc got = {};
-  EXPECT_HIP(hipErrorInvalidHandle, hipGetChannelDesc(&got, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue, hipGetChannelDesc(&got, nullptr));
 }
 
 TEST_F(ArrayConformance, ThreeDimensionalAndLayeredCopiesInBothApis) {

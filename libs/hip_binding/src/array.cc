@@ -356,13 +356,15 @@ hipError_t hipMemcpyDtoA(hipArray_t dstArray, size_t dstOffset, hipDeviceptr_t s
   });
 }
 
+// AMD: a null desc or array is hipErrorInvalidValue; a destroyed array is
+// an invalid handle here (undefined behaviour in AMD's runtime).
 hipError_t hipGetChannelDesc(hipChannelFormatDesc* desc, hipArray_const_t array) {
   return RuntimeCall([&]() -> absl::Status {
+    if (desc == nullptr || array == nullptr) {
+      return streamhal::Error(ErrorCode::kInvalidValue, "hipGetChannelDesc: desc or array is null");
+    }
     ArrayDescriptor d;
     SH_RETURN_IF_ERROR(streamhal::ArrayGetDescriptor(HandleValue(array), &d));
-    if (desc == nullptr) {
-      return streamhal::Error(ErrorCode::kInvalidValue, "hipGetChannelDesc: desc is null");
-    }
     *desc = ToChannelDesc(d);
     return absl::OkStatus();
   });
