@@ -200,12 +200,19 @@ HANDLE_TYPES = {
     "CUexternalMemory": "ExternalMemory", "hipExternalMemory_t": "ExternalMemory",
     "CUexternalSemaphore": "ExternalSemaphore", "hipExternalSemaphore_t": "ExternalSemaphore",
 }
+# Handles of objects streamhal cannot create yet (mipmapped arrays, external
+# memory and semaphores, graphics resources, user objects): passed as null.
+# Their functions are stubs; give such a type a role of its own when its
+# functions are implemented.
+OPAQUE_HANDLE_TYPES = {"hipMipmappedArray_t", "hipMipmappedArray_const_t", "hipExternalMemory_t",
+                       "hipExternalSemaphore_t", "hipGraphicsResource_t", "hipUserObject_t"}
 DEVICE_TYPES = {"CUdevice", "hipDevice_t"}
 DEVPTR_TYPES = {"CUdeviceptr", "hipDeviceptr_t"}
 FN_TYPES = {"CUhostFn": "HostFn", "hipHostFn_t": "HostFn",
             "CUstreamCallback": "StreamCallback", "hipStreamCallback_t": "StreamCallback",
             "CUoccupancyB2DSize": "OccupancyFn"}
-VALUE_TYPES = {"CUipcEventHandle", "CUipcMemHandle", "dim3", "hipPitchedPtr", "hipExtent"}
+VALUE_TYPES = {"CUipcEventHandle", "CUipcMemHandle", "dim3", "hipPitchedPtr", "hipExtent",
+               "hipIpcEventHandle_t", "hipIpcMemHandle_t"}
 INT_TYPES = {"int", "unsigned int", "unsigned", "uint32_t", "cuuint32_t", "size_t",
              "unsigned long long", "uint64_t", "cuuint64_t", "int64_t", "unsigned char",
              "unsigned short", "float"}
@@ -231,6 +238,8 @@ def classify(fn, p, enums):
     is_const = "const" in p.ctype.split("*")[0]
     if t in HANDLE_TYPES:
         return HANDLE_TYPES[t]
+    if t in OPAQUE_HANDLE_TYPES:
+        return "Opaque"
     if t in DEVICE_TYPES:
         return "Device"
     if t in DEVPTR_TYPES:
@@ -650,7 +659,9 @@ def main():
         for path in paths:
             with open(path, encoding="utf-8") as f:
                 raw = f.read()
-            text = strip_comments(raw)
+            # Namespace blocks hold C++ functions (hip_impl::hip_init), not C
+            # entry points the C callers could reach.
+            text = re.sub(r"\bnamespace\s+\w+\s*\{[^{}]*\}", " ", strip_comments(raw))
             known.update(numeric_defines(text))
             text = strip_preprocessor(text)
             enums.update(parse_enums(text, known))

@@ -397,6 +397,97 @@ TEST_F(ArrayConformance, OneDimensionalCopiesInBothApis) {
   EXPECT_CU(CUDA_SUCCESS, cuArrayDestroy(array));
 }
 
+// hipMemcpyDtoA, hipMemcpyAtoD, hipMemcpyAtoA: the same copies as CUDA's
+// twins, byte for byte, and the same refusals.
+TEST_F(ArrayConformance, HipArrayToDeviceAndArrayToArrayCopies) {
+  constexpr size_t kBytes = 256;  // 64 elements of float
+  hipChannelFormatDesc format = hipCreateChannelDesc(32, 0, 0, 0, hipChannelFormatKindFloat);
+  hipArray_t array = nullptr, other = nullptr;
+  ASSERT_HIP(hipSuccess, hipMallocArray(&array, &format, 64, 0, hipArrayDefault));
+  ASSERT_HIP(hipSuccess, hipMallocArray(&other, &format, 64, 0, hipArrayDefault));
+  std::vector<uint8_t> model = Patterned(kBytes, 21);
+  ASSERT_HIP(hipSuccess, hipMemcpyHtoA(array, 0, model.data(), kBytes));
+  void* device = nullptr;
+  ASSERT_HIP(hipSuccess, hipMalloc(&device, kBytes));
+  const std::vector<uint8_t> device_bytes = Patterned(kBytes, 200);
+  ASSERT_HIP(hipSuccess, hipMemcpy(device, device_bytes.data(), kBytes, hipMemcpyHostToDevice));
+  // Device -> array at an offset, array -> device whole.
+  ASSERT_HIP(hipSuccess, hipMemcpyDtoA(array, 64, static_cast<uint8_t*>(device) + 32, 96));
+  std::memcpy(model.data() + 64, device_bytes.data() + 32, 96);
+  void* out = nullptr;
+  ASSERT_HIP(hipSuccess, hipMalloc(&out, kBytes));
+  ASSERT_HIP(hipSuccess, hipMemcpyAtoD(out, array, 0, kBytes));
+  std::vector<uint8_t> back(kBytes);
+  ASSERT_HIP(hipSuccess, hipMemcpy(back.data(), out, kBytes, hipMemcpyDeviceToHost));
+  EXPECT_EQ(back, model);
+  ASSERT_HIP(hipSuccess, hipMemcpyAtoD(out, array, 128, 16));
+  ASSERT_HIP(hipSuccess, hipMemcpy(back.data(), out, 16, hipMemcpyDeviceToHost));
+  EXPECT_EQ(std::vector<uint8_t>(back.begin(), back.begin() + 16),
+            std::vector<uint8_t>(model.begin() + 128, model.begin() + 144));
+  // Array -> array between offsets.
+  ASSERT_HIP(hipSuccess, hipMemcpyHtoA(other, 0, std::vector<uint8_t>(kBytes, 0).data(), kBytes));
+  ASSERT_HIP(hipSuccess, hipMemcpyAtoA(other, 8, array, 100, 120));
+  std::vector<uint8_t> other_model(kBytes, 0);
+  std::memcpy(other_model.data() + 8, model.data() + 100, 120);
+  ASSERT_HIP(hipSuccess, hipMemcpyAtoH(back.data(), other, 0, kBytes));
+  EXPECT_EQ(back, other_model);
+
+  // Refusals, as CUDA's: past the end, off an element, not an array, a
+  // device end outside any allocation.
+  CUarray cu_array = reinterpret_cast<CUarray>(array);
+  CUarray cu_other = reinterpret_cast<CUarray>(other);
+  const CUdeviceptr cu_device = reinterpret_cast<CUdeviceptr>(device);
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoA(cu_array, 240, cu_device, 32),
+              hipMemcpyDtoA(array, 240, device, 32));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoD(cu_device, cu_array, 2, 8),
+              hipMemcpyAtoD(device, array, 2, 8));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoA(cu_other, 200, cu_array, 0, 64),
+              hipMemcpyAtoA(other, 200, array, 0, 64));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoA(nullptr, 0, cu_array, 0, 4),
+              hipMemcpyAtoA(nullptr, 0, array, 0, 4));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoA(cu_array, 0, 0x10, 16),
+              hipMemcpyDtoA(array, 0, reinterpret_cast<void*>(0x10), 16));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoD(0x10, cu_array, 0, 16),
+              hipMemcpyAtoD(reinterpret_cast<void*>(0x10), array, 0, 16));
+  // Nothing changed.
+  ASSERT_HIP(hipSuccess, hipMemcpyAtoH(back.data(), array, 0, kBytes));
+  EXPECT_EQ(back, model);
+  ASSERT_HIP(hipSuccess, hipMemcpyAtoH(back.data(), other, 0, kBytes));
+  EXPECT_EQ(back, other_model);
+  EXPECT_HIP(hipSuccess, hipFree(out));
+  EXPECT_HIP(hipSuccess, hipFree(device));
+  EXPECT_HIP(hipSuccess, hipFreeArray(other));
+  EXPECT_HIP(hipSuccess, hipFreeArray(array));
+}
+
+// hipGetChannelDesc reads back the format an array was made with.
+TEST_F(ArrayConformance, HipGetChannelDescReportsTheArrayFormat) {
+  const hipChannelFormatDesc formats[] = {
+      hipCreateChannelDesc(8, 0, 0, 0, hipChannelFormatKindUnsigned),
+      hipCreateChannelDesc(16, 16, 0, 0, hipChannelFormatKindSigned),
+      hipCreateChannelDesc(32, 32, 32, 32, hipChannelFormatKindFloat),
+      hipCreateChannelDesc(16, 0, 0, 0, hipChannelFormatKindFloat),
+  };
+  for (const hipChannelFormatDesc& format : formats) {
+    hipArray_t array = nullptr;
+    ASSERT_HIP(hipSuccess, hipMallocArray(&array, &format, 8, 4, hipArrayDefault));
+    hipChannelFormatDesc got = {};
+    ASSERT_HIP(hipSuccess, hipGetChannelDesc(&got, array));
+    EXPECT_EQ(got.x, format.x);
+    EXPECT_EQ(got.y, format.y);
+    EXPECT_EQ(got.z, format.z);
+    EXPECT_EQ(got.w, format.w);
+    EXPECT_EQ(got.f, format.f);
+    EXPECT_HIP(hipErrorInvalidValue, hipGetChannelDesc(nullptr, array));
+    ASSERT_HIP(hipSuccess, hipFreeArray(array));
+    // A destroyed array is an invalid handle.
+    EXPECT_HIP(hipErrorInvalidHandle, hipGetChannelDesc(&got, array));
+  }
+  // AMD: a null array is an invalid value.
+  hipChannelFormatDesc got = {};
+  EXPECT_HIP(hipErrorInvalidValue, hipGetChannelDesc(&got, nullptr));
+}
+
 TEST_F(ArrayConformance, ThreeDimensionalAndLayeredCopiesInBothApis) {
   // A 3-D int32 array and a 2-D layered uchar4 array through hipMemcpy3D,
   // hipDrvMemcpy3D and cuMemcpy3DAsync, device and unaligned ends included.

@@ -7,6 +7,7 @@
 #include <cuda.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <hip/hip_runtime_api.h>
 #include <unistd.h>
 #include <vulkan/vulkan.h>
 
@@ -263,6 +264,38 @@ TEST_F(ExternalMemoryConformance, BadDescriptorsAreRefusedAndTheCallerKeepsTheFd
   EXPECT_CU(CUDA_SUCCESS, cuDestroyExternalMemory(external));
   EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuExternalMemoryGetMappedBuffer(&data, external, &buffer));
   EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuDestroyExternalMemory(nullptr));
+}
+
+TEST_F(ExternalMemoryConformance, HipImportsAndMapsTheSameWay) {
+  unsigned char* host = reinterpret_cast<unsigned char*>(vulkan_.floats());
+  std::memset(host, 0, 8192);
+  const int fd = vulkan_.ExportFd();
+  ASSERT_GE(fd, 0);
+  hipExternalMemoryHandleDesc desc{};
+  desc.type = hipExternalMemoryHandleTypeOpaqueFd;
+  desc.handle.fd = fd;
+  desc.size = vulkan_.size();
+  hipExternalMemory_t external = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue, hipImportExternalMemory(nullptr, &desc));
+  ASSERT_HIP(hipSuccess, hipImportExternalMemory(&external, &desc));
+  hipExternalMemoryBufferDesc buffer{};
+  buffer.offset = 4096;
+  buffer.size = 4096;
+  void* data = nullptr;
+  ASSERT_HIP(hipSuccess, hipExternalMemoryGetMappedBuffer(&data, external, &buffer));
+  ASSERT_HIP(hipSuccess, hipMemset(data, 0x5a, 4096));
+  ASSERT_HIP(hipSuccess, hipDeviceSynchronize());
+  for (int i = 0; i < 8192; ++i) ASSERT_EQ(host[i], i < 4096 ? 0 : 0x5a) << i;
+  buffer.size = vulkan_.size();  // past the end from offset 4096
+  void* too_far = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue, hipExternalMemoryGetMappedBuffer(&too_far, external, &buffer));
+  hipMipmappedArray_t mipmap = nullptr;
+  hipExternalMemoryMipmappedArrayDesc mipmap_desc{};
+  EXPECT_HIP(hipErrorNotSupported,
+             hipExternalMemoryGetMappedMipmappedArray(&mipmap, external, &mipmap_desc));
+  EXPECT_HIP(hipSuccess, hipDestroyExternalMemory(external));
+  EXPECT_HIP(hipErrorInvalidHandle, hipDestroyExternalMemory(external));
+  EXPECT_HIP(hipSuccess, hipFree(data));
 }
 
 // Mipmapped arrays do not exist yet, so none can be mapped.

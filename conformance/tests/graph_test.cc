@@ -2,6 +2,7 @@
 // the CUDA API. Every graph really runs on the device: results are read
 // back and compared with the same work done on streams.
 #include <cuda.h>
+#include <hip/hip_runtime_api.h>
 
 #include <atomic>
 #include <cstdio>
@@ -822,6 +823,91 @@ TEST_F(GraphConformance, ForbiddenCallsWhileCapturingGiveTheDocumentedErrors) {
 
 // An allocation node's memory: fixed when the node is made, used by nodes
 // between it and the free node, on every launch.
+// The graph memory attributes follow the allocation nodes' memory: it is
+// used from the node's creation until the last graph holding it goes; the
+// high watermark keeps the peak until it is reset (to 0 only). Nothing is
+// cached, so reserved equals used and a trim keeps the numbers.
+TEST_F(GraphConformance, GraphMemAttributesFollowAllocationNodes) {
+  auto cuda_get = [](CUgraphMem_attribute attribute) {
+    cuuint64_t value = ~0ull;
+    EXPECT_CU(CUDA_SUCCESS, cuDeviceGetGraphMemAttribute(0, attribute, &value));
+    return value;
+  };
+  auto hip_get = [](hipGraphMemAttributeType attribute) {
+    uint64_t value = ~0ull;
+    EXPECT_HIP(hipSuccess, hipDeviceGetGraphMemAttribute(0, attribute, &value));
+    return value;
+  };
+  cuuint64_t zero = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &zero));
+  const cuuint64_t before = cuda_get(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT);
+  EXPECT_EQ(cuda_get(CU_GRAPH_MEM_ATTR_USED_MEM_HIGH), before);
+
+  constexpr size_t kBytes = 1 << 20;
+  CUgraph graph = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphCreate(&graph, 0));
+  CUDA_MEM_ALLOC_NODE_PARAMS alloc = {};
+  alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  alloc.poolProps.location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+  alloc.bytesize = kBytes;
+  CUgraphNode alloc_node = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddMemAllocNode(&alloc_node, graph, nullptr, 0, &alloc));
+  EXPECT_EQ(cuda_get(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT), before + kBytes);
+  EXPECT_EQ(cuda_get(CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT), before + kBytes);
+  EXPECT_EQ(hip_get(hipGraphMemAttrUsedMemCurrent), before + kBytes);
+  EXPECT_EQ(hip_get(hipGraphMemAttrReservedMemHigh), before + kBytes);
+  // An executable graph shares the memory; a trim returns nothing.
+  CUgraphExec exec = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphInstantiate(&exec, graph, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphLaunch(exec, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuDeviceGraphMemTrim(0));
+  EXPECT_HIP(hipSuccess, hipDeviceGraphMemTrim(0));
+  EXPECT_EQ(cuda_get(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT), before + kBytes);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphDestroy(graph));
+  EXPECT_EQ(cuda_get(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT), before + kBytes);
+  ASSERT_CU(CUDA_SUCCESS, cuGraphExecDestroy(exec));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  EXPECT_EQ(cuda_get(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT), before);
+  EXPECT_EQ(hip_get(hipGraphMemAttrReservedMemCurrent), before);
+  // The peak stays until reset; HIP resets it the same way.
+  EXPECT_EQ(cuda_get(CU_GRAPH_MEM_ATTR_USED_MEM_HIGH), before + kBytes);
+  uint64_t hip_zero = 0;
+  ASSERT_HIP(hipSuccess,
+             hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrReservedMemHigh, &hip_zero));
+  EXPECT_EQ(hip_get(hipGraphMemAttrUsedMemHigh), before);
+}
+
+TEST_F(GraphConformance, GraphMemAttributesRejectBadArguments) {
+  cuuint64_t value = 0;
+  uint64_t hip_value = 0;
+  // Bad devices and null values (the sweep passes unknown attributes from C).
+  EXPECT_BOTH(CUDA_ERROR_INVALID_DEVICE,
+              cuDeviceGetGraphMemAttribute(-1, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &value),
+              hipDeviceGetGraphMemAttribute(-1, hipGraphMemAttrUsedMemCurrent, &hip_value));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_DEVICE,
+              cuDeviceSetGraphMemAttribute(9999, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &value),
+              hipDeviceSetGraphMemAttribute(9999, hipGraphMemAttrUsedMemHigh, &hip_value));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_DEVICE, cuDeviceGraphMemTrim(9999), hipDeviceGraphMemTrim(-1));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE,
+              cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, nullptr),
+              hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, nullptr));
+  // Only the high watermarks can be set, and only to 0.
+  value = 0;
+  hip_value = 0;
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE,
+              cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &value),
+              hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrReservedMemCurrent, &hip_value));
+  value = 5;
+  hip_value = 5;
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE,
+              cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &value),
+              hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrUsedMemHigh, &hip_value));
+  EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE,
+              cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, nullptr),
+              hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrUsedMemHigh, nullptr));
+}
+
 TEST_F(GraphConformance, MemAllocAndFreeNodesBracketTheWorkThatUsesTheMemory) {
   CUgraph graph = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuGraphCreate(&graph, 0));

@@ -2,6 +2,7 @@
 // instantiation, launch, exec updates). Stream capture is not covered here.
 #include <hip/hip_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -1422,6 +1423,148 @@ TEST_F(HipGraphConformance, MemAllocAndFreeNodesBracketTheWorkThatUsesTheMemory)
   EXPECT_HIP(hipErrorInvalidValue, hipFree(data));
   EXPECT_HIP(hipSuccess, hipGraphExecDestroy(exec));
   EXPECT_HIP(hipSuccess, hipGraphDestroy(graph));
+}
+
+// The driver-style node forms (hipDrvGraph*): HIP_MEMCPY3D copies, fills and
+// frees in a graph, read back and changed before and after instantiation.
+TEST_F(HipGraphConformance, DriverFormNodesCopyFillAndFree) {
+  constexpr size_t kCount = 256, kBytes = kCount * sizeof(float);
+  hipCtx_t ctx = nullptr;
+  ASSERT_HIP(hipSuccess, hipDevicePrimaryCtxRetain(&ctx, 0));
+  float* dev = nullptr;
+  ASSERT_HIP(hipSuccess, hipMalloc(&dev, kBytes));
+  std::vector<float> in(kCount), out(kCount, -1.0f);
+  for (size_t i = 0; i < kCount; ++i) in[i] = static_cast<float>(i) + 0.5f;
+  hipGraph_t graph = nullptr;
+  ASSERT_HIP(hipSuccess, hipGraphCreate(&graph, 0));
+  // fill(dev, 7) -> copy in[0, half) to dev -> copy dev to out.
+  hipMemsetParams fill{};
+  fill.dst = dev;
+  fill.elementSize = 4;
+  const float seven = 7.0f;
+  std::memcpy(&fill.value, &seven, 4);
+  fill.width = kCount;
+  fill.height = 1;
+  hipGraphNode_t fill_node = nullptr, up_node = nullptr, down_node = nullptr;
+  ASSERT_HIP(hipSuccess, hipDrvGraphAddMemsetNode(&fill_node, graph, nullptr, 0, &fill, ctx));
+  HIP_MEMCPY3D up = {};
+  up.srcMemoryType = hipMemoryTypeHost;
+  up.srcHost = in.data();
+  up.dstMemoryType = hipMemoryTypeDevice;
+  up.dstDevice = dev;
+  up.WidthInBytes = kBytes;
+  up.Height = 1;
+  up.Depth = 1;
+  ASSERT_HIP(hipSuccess, hipDrvGraphAddMemcpyNode(&up_node, graph, &fill_node, 1, &up, ctx));
+  HIP_MEMCPY3D down = {};
+  down.srcMemoryType = hipMemoryTypeDevice;
+  down.srcDevice = dev;
+  down.dstMemoryType = hipMemoryTypeHost;
+  down.dstHost = out.data();
+  down.WidthInBytes = kBytes;
+  down.Height = 1;
+  down.Depth = 1;
+  ASSERT_HIP(hipSuccess, hipDrvGraphAddMemcpyNode(&down_node, graph, &up_node, 1, &down, ctx));
+  // The upload shrinks to the first half before instantiation.
+  HIP_MEMCPY3D half = up;
+  half.WidthInBytes = kBytes / 2;
+  ASSERT_HIP(hipSuccess, hipDrvGraphMemcpyNodeSetParams(up_node, &half));
+  HIP_MEMCPY3D read = {};
+  ASSERT_HIP(hipSuccess, hipDrvGraphMemcpyNodeGetParams(up_node, &read));
+  EXPECT_EQ(read.srcMemoryType, hipMemoryTypeHost);
+  EXPECT_EQ(read.srcHost, in.data());
+  EXPECT_EQ(read.dstMemoryType, hipMemoryTypeDevice);
+  EXPECT_EQ(read.dstDevice, static_cast<void*>(dev));
+  EXPECT_EQ(read.WidthInBytes, kBytes / 2);
+  EXPECT_EQ(read.Height, 1u);
+  EXPECT_EQ(read.Depth, 1u);
+  hipGraphExec_t exec = Instantiate(graph);
+  ASSERT_NE(exec, nullptr);
+  Run(exec);
+  for (size_t i = 0; i < kCount; ++i) {
+    ASSERT_EQ(out[i], i < kCount / 2 ? in[i] : 7.0f) << i;
+  }
+  // Exec updates: a new fill value and the whole upload from another buffer.
+  std::vector<float> in2(kCount);
+  for (size_t i = 0; i < kCount; ++i) in2[i] = -static_cast<float>(i);
+  const float nine = 9.0f;
+  std::memcpy(&fill.value, &nine, 4);
+  ASSERT_HIP(hipSuccess, hipDrvGraphExecMemsetNodeSetParams(exec, fill_node, &fill, ctx));
+  HIP_MEMCPY3D quarter = up;
+  quarter.srcHost = in2.data();
+  quarter.WidthInBytes = kBytes / 4;
+  ASSERT_HIP(hipSuccess, hipDrvGraphExecMemcpyNodeSetParams(exec, up_node, &quarter, ctx));
+  Run(exec);
+  for (size_t i = 0; i < kCount; ++i) {
+    ASSERT_EQ(out[i], i < kCount / 4 ? in2[i] : 9.0f) << i;
+  }
+  // The graph's own node kept what it had.
+  ASSERT_HIP(hipSuccess, hipDrvGraphMemcpyNodeGetParams(up_node, &read));
+  EXPECT_EQ(read.srcHost, in.data());
+
+  // Bad arguments: a null context or descriptor is invalid, a destroyed
+  // context too; the getter wants a memcpy node and an output.
+  hipGraphNode_t node = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipDrvGraphAddMemcpyNode(&node, graph, nullptr, 0, &up, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipDrvGraphAddMemcpyNode(&node, graph, nullptr, 0, nullptr, ctx));
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipDrvGraphAddMemsetNode(&node, graph, nullptr, 0, &fill, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipDrvGraphAddMemsetNode(&node, graph, nullptr, 0, nullptr, ctx));
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipDrvGraphExecMemcpyNodeSetParams(exec, up_node, &quarter, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipDrvGraphExecMemsetNodeSetParams(exec, fill_node, &fill, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue, hipDrvGraphMemcpyNodeGetParams(up_node, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue, hipDrvGraphMemcpyNodeSetParams(up_node, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue, hipDrvGraphMemcpyNodeGetParams(fill_node, &read));
+  hipCtx_t gone = nullptr;
+  ASSERT_HIP(hipSuccess, hipCtxCreate(&gone, 0, 0));
+  ASSERT_HIP(hipSuccess, hipCtxDestroy(gone));
+  EXPECT_NE(hipSuccess, hipDrvGraphAddMemcpyNode(&node, graph, nullptr, 0, &up, gone));
+  size_t count = 0;
+  ASSERT_HIP(hipSuccess, hipGraphGetNodes(graph, nullptr, &count));
+  EXPECT_EQ(count, 3u);
+
+  // A free node of the driver form ends an allocation node's memory.
+  hipMemAllocNodeParams alloc{};
+  alloc.poolProps.allocType = hipMemAllocationTypePinned;
+  alloc.poolProps.location = {hipMemLocationTypeDevice, 0};
+  alloc.bytesize = kBytes;
+  hipGraphNode_t alloc_node = nullptr, use_node = nullptr, free_node = nullptr;
+  hipGraph_t scratch = nullptr;
+  ASSERT_HIP(hipSuccess, hipGraphCreate(&scratch, 0));
+  ASSERT_HIP(hipSuccess, hipGraphAddMemAllocNode(&alloc_node, scratch, nullptr, 0, &alloc));
+  HIP_MEMCPY3D through = up;
+  through.dstDevice = alloc.dptr;
+  through.WidthInBytes = kBytes;
+  ASSERT_HIP(hipSuccess,
+             hipDrvGraphAddMemcpyNode(&use_node, scratch, &alloc_node, 1, &through, ctx));
+  HIP_MEMCPY3D back = down;
+  back.srcDevice = alloc.dptr;
+  hipGraphNode_t back_node = nullptr;
+  ASSERT_HIP(hipSuccess, hipDrvGraphAddMemcpyNode(&back_node, scratch, &use_node, 1, &back, ctx));
+  ASSERT_HIP(hipSuccess, hipDrvGraphAddMemFreeNode(&free_node, scratch, &back_node, 1, alloc.dptr));
+  void* freed = nullptr;
+  ASSERT_HIP(hipSuccess, hipGraphMemFreeNodeGetParams(free_node, &freed));
+  EXPECT_EQ(freed, alloc.dptr);
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipDrvGraphAddMemFreeNode(&node, scratch, nullptr, 0, alloc.dptr));  // freed twice
+  EXPECT_HIP(hipErrorInvalidValue, hipDrvGraphAddMemFreeNode(&node, scratch, nullptr, 0, nullptr));
+  std::fill(out.begin(), out.end(), -1.0f);
+  hipGraphExec_t scratch_exec = Instantiate(scratch);
+  ASSERT_NE(scratch_exec, nullptr);
+  Run(scratch_exec);
+  EXPECT_EQ(out, in);
+
+  EXPECT_HIP(hipSuccess, hipGraphExecDestroy(scratch_exec));
+  EXPECT_HIP(hipSuccess, hipGraphDestroy(scratch));
+  EXPECT_HIP(hipSuccess, hipGraphExecDestroy(exec));
+  EXPECT_HIP(hipSuccess, hipGraphDestroy(graph));
+  EXPECT_HIP(hipSuccess, hipFree(dev));
+  EXPECT_HIP(hipSuccess, hipDevicePrimaryCtxRelease(0));
 }
 
 }  // namespace

@@ -58,6 +58,20 @@ TEST_F(InitConformance, HipInitializesLazily) {
   EXPECT_EQ(cuda_count, count);
 }
 
+// hip_impl::hip_init, the initialiser AMD's header declares for C++: it
+// initialises the driver for both APIs, as hipInit(0) does, and may repeat.
+TEST_F(InitConformance, HipImplHipInitInitializesTheDriver) {
+  int count = 0;
+  ASSERT_CU(CUDA_ERROR_NOT_INITIALIZED, cuDeviceGetCount(&count));
+  ASSERT_HIP(hipSuccess, hip_impl::hip_init());
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceGetCount(&count));
+  EXPECT_GE(count, 1);
+  EXPECT_HIP(hipSuccess, hip_impl::hip_init());
+  int hip_count = 0;
+  ASSERT_HIP(hipSuccess, hipGetDeviceCount(&hip_count));
+  EXPECT_EQ(hip_count, count);
+}
+
 TEST_F(InitConformance, DriverVersionsWorkBeforeInit) {
   int cuda_version = 0;
   ASSERT_CU(CUDA_SUCCESS, cuDriverGetVersion(&cuda_version));

@@ -7,6 +7,7 @@
 // and leave no descriptor behind.
 #include <cuda.h>
 #include <dirent.h>
+#include <hip/hip_runtime_api.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -207,6 +208,35 @@ int EventChild(int argc, char** argv) {
 }
 const ChildRegistration kEventChild("ipc-event", EventChild);
 
+// The HIP child: argv = {memory handle, event handle, n}. Through HIP's
+// names only: waits for the parent's record, expects n bytes of 0x11, writes
+// 0x22 over them and closes.
+int HipChild(int argc, char** argv) {
+  hipIpcMemHandle_t memory;
+  hipIpcEventHandle_t event_handle;
+  if (argc != 3 || !FromHex(argv[0], &memory) || !FromHex(argv[1], &event_handle)) return 2;
+  const size_t n = static_cast<size_t>(std::atoi(argv[2]));
+  void* data = nullptr;
+  hipEvent_t event = nullptr;
+  // HIP needs no explicit context: the runtime makes the primary one.
+  if (hipIpcOpenMemHandle(&data, memory, 0) != hipErrorInvalidValue) return 3;
+  if (hipIpcOpenMemHandle(&data, memory, hipIpcMemLazyEnablePeerAccess) != hipSuccess ||
+      hipIpcOpenEventHandle(&event, event_handle) != hipSuccess) {
+    return 4;
+  }
+  if (hipEventSynchronize(event) != hipSuccess) return 5;
+  std::vector<unsigned char> seen(n);
+  if (hipMemcpy(seen.data(), data, n, hipMemcpyDeviceToHost) != hipSuccess) return 6;
+  for (unsigned char byte : seen) {
+    if (byte != 0x11) return 7;
+  }
+  if (hipMemset(data, 0x22, n) != hipSuccess || hipDeviceSynchronize() != hipSuccess) return 8;
+  if (hipIpcCloseMemHandle(data) != hipSuccess || hipEventDestroy(event) != hipSuccess) return 9;
+  if (hipIpcCloseMemHandle(data) != hipErrorInvalidValue) return 10;
+  return ValidationMessageCount() == 0 ? 0 : 11;
+}
+const ChildRegistration kHipChild("ipc-hip", HipChild);
+
 class IpcConformance : public ContextTest {
  protected:
   void SetUp() override {
@@ -375,6 +405,40 @@ TEST_F(IpcConformance, EventHandlesRefuseOrdinaryEventsAndForgeries) {
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(data));
   EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(plain));
   EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(shared));
+}
+
+// One core: a handle is the same bytes through either API, and a HIP
+// process opens what HIP exported.
+TEST_F(IpcConformance, HipSharesMemoryAndEventsThroughTheSameHandles) {
+  constexpr size_t kBytes = 1 << 16;
+  void* data = nullptr;
+  ASSERT_HIP(hipSuccess, hipMalloc(&data, kBytes));
+  hipIpcMemHandle_t hip_handle{};
+  ASSERT_HIP(hipSuccess, hipIpcGetMemHandle(&hip_handle, data));
+  CUipcMemHandle cuda_handle{};
+  ASSERT_CU(CUDA_SUCCESS, cuIpcGetMemHandle(&cuda_handle, AsCudaPointer(data)));
+  EXPECT_EQ(std::memcmp(&hip_handle, &cuda_handle, sizeof(cuda_handle)), 0);
+  hipEvent_t event = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue, hipEventCreateWithFlags(&event, hipEventInterprocess));
+  ASSERT_HIP(hipSuccess,
+             hipEventCreateWithFlags(&event, hipEventInterprocess | hipEventDisableTiming));
+  ASSERT_HIP(hipSuccess, hipMemsetAsync(data, 0x11, kBytes, nullptr));
+  ASSERT_HIP(hipSuccess, hipEventRecord(event, nullptr));
+  hipIpcEventHandle_t event_handle{};
+  ASSERT_HIP(hipSuccess, hipIpcGetEventHandle(&event_handle, event));
+  EXPECT_EQ(SpawnChild("ipc-hip", {ToHex(hip_handle), ToHex(event_handle), std::to_string(kBytes)},
+                       {}, 120),
+            0);
+  std::vector<unsigned char> back(kBytes);
+  ASSERT_HIP(hipSuccess, hipMemcpy(back.data(), data, kBytes, hipMemcpyDeviceToHost));
+  for (size_t i = 0; i < kBytes; ++i) ASSERT_EQ(back[i], 0x22) << i;
+  void* opened = nullptr;
+  EXPECT_HIP(hipErrorInvalidContext,
+             hipIpcOpenMemHandle(&opened, hip_handle, hipIpcMemLazyEnablePeerAccess));
+  EXPECT_HIP(hipErrorInvalidValue, hipIpcGetMemHandle(nullptr, data));
+  EXPECT_HIP(hipErrorInvalidValue, hipIpcCloseMemHandle(data));
+  EXPECT_HIP(hipSuccess, hipEventDestroy(event));
+  EXPECT_HIP(hipSuccess, hipFree(data));
 }
 
 TEST_F(IpcConformance, BadArgumentsAreRejected) {

@@ -323,6 +323,68 @@ TEST_F(MemoryConformance, AllocPitchRejectsBadArguments) {
   EXPECT_EQ(hip_pointer, nullptr);
 }
 
+// hipMalloc3D: depth slices of height rows of width bytes, rows a pitch
+// apart (the pitch hipMallocPitch gives); hipMemcpy3D moves a volume in and
+// out through the pitched pointer it returns.
+TEST_F(MemoryConformance, HipMalloc3DGivesAPitchedVolume) {
+  constexpr size_t kWidth = 100, kHeight = 6, kDepth = 3;
+  hipPitchedPtr volume = {};
+  ASSERT_HIP(hipSuccess, hipMalloc3D(&volume, make_hipExtent(kWidth, kHeight, kDepth)));
+  ASSERT_NE(volume.ptr, nullptr);
+  void* flat = nullptr;
+  size_t flat_pitch = 0;
+  ASSERT_HIP(hipSuccess, hipMallocPitch(&flat, &flat_pitch, kWidth, kHeight * kDepth));
+  EXPECT_EQ(volume.pitch, flat_pitch);
+  EXPECT_EQ(volume.xsize, kWidth);
+  EXPECT_EQ(volume.ysize, kHeight);
+  hipDeviceptr_t base = nullptr;
+  size_t size = 0;
+  ASSERT_HIP(hipSuccess, hipMemGetAddressRange(&base, &size, volume.ptr));
+  EXPECT_EQ(base, volume.ptr);
+  EXPECT_GE(size, volume.pitch * kHeight * kDepth);
+
+  std::vector<uint8_t> in(kWidth * kHeight * kDepth);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i * 7 + 3);
+  hipMemcpy3DParms up = {};
+  up.srcPtr = make_hipPitchedPtr(in.data(), kWidth, kWidth, kHeight);
+  up.dstPtr = volume;
+  up.extent = make_hipExtent(kWidth, kHeight, kDepth);
+  up.kind = hipMemcpyHostToDevice;
+  ASSERT_HIP(hipSuccess, hipMemcpy3D(&up));
+  // The last row of the last slice sits at (depth-1, height-1) * pitch.
+  std::vector<uint8_t> row(kWidth);
+  const size_t last = ((kDepth - 1) * kHeight + kHeight - 1) * volume.pitch;
+  ASSERT_HIP(hipSuccess, hipMemcpy(row.data(), static_cast<uint8_t*>(volume.ptr) + last, kWidth,
+                                   hipMemcpyDeviceToHost));
+  EXPECT_EQ(row, std::vector<uint8_t>(in.end() - kWidth, in.end()));
+  std::vector<uint8_t> out(in.size(), 0);
+  hipMemcpy3DParms down = {};
+  down.srcPtr = volume;
+  down.dstPtr = make_hipPitchedPtr(out.data(), kWidth, kWidth, kHeight);
+  down.extent = up.extent;
+  down.kind = hipMemcpyDeviceToHost;
+  ASSERT_HIP(hipSuccess, hipMemcpy3D(&down));
+  EXPECT_EQ(out, in);
+  EXPECT_HIP(hipSuccess, hipFree(volume.ptr));
+  EXPECT_HIP(hipSuccess, hipFree(flat));
+}
+
+// AMD: an empty extent allocates nothing and gives a null pointer; a null
+// output or a volume whose row count overflows is hipErrorInvalidValue.
+TEST_F(MemoryConformance, HipMalloc3DOfNothingIsNullAndBadArgumentsAreInvalid) {
+  int marker = 0;
+  for (const hipExtent extent :
+       {make_hipExtent(0, 4, 2), make_hipExtent(64, 0, 2), make_hipExtent(64, 4, 0)}) {
+    hipPitchedPtr volume = make_hipPitchedPtr(&marker, 1, 1, 1);
+    EXPECT_HIP(hipSuccess, hipMalloc3D(&volume, extent));
+    EXPECT_EQ(volume.ptr, nullptr);
+  }
+  hipPitchedPtr volume = {};
+  EXPECT_HIP(hipErrorInvalidValue, hipMalloc3D(nullptr, make_hipExtent(64, 4, 2)));
+  EXPECT_HIP(hipErrorInvalidValue, hipMalloc3D(&volume, make_hipExtent(64, SIZE_MAX / 2, 4)));
+  EXPECT_EQ(volume.ptr, nullptr);
+}
+
 // A row wider than the device's largest pitch (CU_DEVICE_ATTRIBUTE_MAX_PITCH)
 // has no pitch. SIZE_MAX also checks that rounding the row up to the pitch
 // alignment does not wrap to 0 (and is then divided by).

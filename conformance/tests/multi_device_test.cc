@@ -493,6 +493,36 @@ TEST_F(PeerAccessConformance, PartitionsOfOneDeviceArePeersThroughBothApis) {
   }
 }
 
+// hipExtGetLinkTypeAndHopCount: the partitions of one device are one hop
+// apart over the link AMD reports between partitions of one package, XGMI
+// (hsa_amd_link_info_type_t value 4), in both directions.
+TEST_F(PeerAccessConformance, HipLinkTypeAndHopCountDescribeThePartitionLink) {
+  constexpr uint32_t kXgmi = 4;  // HSA_AMD_LINK_INFO_TYPE_XGMI
+  for (int a = 0; a < 2; ++a) {
+    const int b = 1 - a;
+    uint32_t link_type = 99, hop_count = 99;
+    EXPECT_HIP(hipSuccess, hipExtGetLinkTypeAndHopCount(a, b, &link_type, &hop_count));
+    EXPECT_EQ(link_type, kXgmi) << a << " -> " << b;
+    EXPECT_EQ(hop_count, 1u) << a << " -> " << b;
+  }
+}
+
+// Bad ordinals are hipErrorInvalidDevice, null outputs and a device paired
+// with itself hipErrorInvalidValue; nothing is written on failure.
+TEST_F(PeerAccessConformance, HipLinkTypeAndHopCountRejectBadArguments) {
+  uint32_t link_type = 99, hop_count = 99;
+  EXPECT_HIP(hipErrorInvalidDevice, hipExtGetLinkTypeAndHopCount(-1, 0, &link_type, &hop_count));
+  EXPECT_HIP(hipErrorInvalidDevice, hipExtGetLinkTypeAndHopCount(0, -1, &link_type, &hop_count));
+  EXPECT_HIP(hipErrorInvalidDevice, hipExtGetLinkTypeAndHopCount(2, 0, &link_type, &hop_count));
+  EXPECT_HIP(hipErrorInvalidDevice, hipExtGetLinkTypeAndHopCount(0, 9999, &link_type, &hop_count));
+  EXPECT_HIP(hipErrorInvalidValue, hipExtGetLinkTypeAndHopCount(0, 1, nullptr, &hop_count));
+  EXPECT_HIP(hipErrorInvalidValue, hipExtGetLinkTypeAndHopCount(0, 1, &link_type, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue, hipExtGetLinkTypeAndHopCount(0, 1, nullptr, nullptr));
+  EXPECT_HIP(hipErrorInvalidValue, hipExtGetLinkTypeAndHopCount(1, 1, &link_type, &hop_count));
+  EXPECT_EQ(link_type, 99u);
+  EXPECT_EQ(hop_count, 99u);
+}
+
 // Memory of device 0 allocated before and after enabling (pool blocks and a
 // block of its own) is read and written by a kernel of device 1.
 TEST_F(PeerAccessConformance, KernelsOfOneDeviceUsePeerMemoryOnceEnabled) {

@@ -81,7 +81,7 @@ SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetAddressMode, nullptr, 0, CUaddress_mode{})
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFilterMode, nullptr, CUfilter_mode{})
 SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFlags, nullptr, 0)
 
-// External semaphores: no device here imports them yet.
+// External semaphores: no device here exports them as descriptors.
 SH_CUDA_NOT_IMPLEMENTED(cuImportExternalSemaphore, nullptr, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuSignalExternalSemaphoresAsync, nullptr, nullptr, 0, nullptr)
 SH_CUDA_NOT_IMPLEMENTED(cuWaitExternalSemaphoresAsync, nullptr, nullptr, 0, nullptr)
@@ -98,16 +98,17 @@ SH_CUDA_NOT_IMPLEMENTED(cuDestroyExternalSemaphore, nullptr)
 // HIP ------------------------------------------------------------------------
 // Initialization and versions
 
-// Devices
-SH_HIP_NOT_IMPLEMENTED(hipExtGetLinkTypeAndHopCount, 0, 0, nullptr, nullptr)
-
 // Modules
 SH_HIP_NOT_IMPLEMENTED(hipModuleGetTexRef, nullptr, nullptr, nullptr)
+
+// Functions and launches
+SH_HIP_NOT_IMPLEMENTED(hipConfigureCall, dim3(), dim3(), 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipSetupArgument, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipLaunchByPtr, nullptr)
 
 // Streams
 
 // Events
-
 
 // Copies and fills
 
@@ -117,8 +118,83 @@ SH_HIP_NOT_IMPLEMENTED(hipTexRefSetArray, nullptr, nullptr, 0)
 SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFilterMode, nullptr, hipTextureFilterMode{})
 SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFlags, nullptr, 0)
 SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFormat, nullptr, hipArray_Format{}, 0)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetAddress, nullptr, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetAddress2D, nullptr, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetBorderColor, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetMaxAnisotropy, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetMipmapFilterMode, nullptr, hipTextureFilterMode{})
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetMipmapLevelBias, nullptr, 0.0f)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetMipmapLevelClamp, nullptr, 0.0f, 0.0f)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefSetMipmappedArray, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetAddress, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetAddressMode, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetArray, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetBorderColor, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetFilterMode, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetFlags, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetFormat, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetMaxAnisotropy, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetMipMappedArray, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetMipmapFilterMode, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetMipmapLevelBias, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipTexRefGetMipmapLevelClamp, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipBindTexture, nullptr, nullptr, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipBindTexture2D, nullptr, nullptr, nullptr, nullptr, 0, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipBindTextureToArray, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipBindTextureToMipmappedArray, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipUnbindTexture, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGetTextureAlignmentOffset, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGetTextureReference, nullptr, nullptr)
+
+// Mipmapped arrays
+SH_HIP_NOT_IMPLEMENTED(hipMallocMipmappedArray, nullptr, nullptr, hipExtent{}, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipFreeMipmappedArray, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGetMipmappedArrayLevel, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMipmappedArrayCreate, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMipmappedArrayDestroy, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipMipmappedArrayGetLevel, nullptr, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipMemMapArrayAsync, nullptr, 0, nullptr)
+
+// External memory and semaphores
+SH_HIP_NOT_IMPLEMENTED(hipImportExternalSemaphore, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipSignalExternalSemaphoresAsync, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipWaitExternalSemaphoresAsync, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipDestroyExternalSemaphore, nullptr)
+
+// Graphics interop
+SH_HIP_NOT_IMPLEMENTED(hipGraphicsMapResources, 0, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphicsSubResourceGetMappedArray, nullptr, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipGraphicsResourceGetMappedPointer, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphicsUnmapResources, 0, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphicsUnregisterResource, nullptr)
 
 // Graphs and stream capture
+SH_HIP_NOT_IMPLEMENTED(hipStreamBeginCaptureToGraph, nullptr, nullptr, nullptr, nullptr, 0,
+                       hipStreamCaptureMode{})
+SH_HIP_NOT_IMPLEMENTED(hipGraphAddNode, nullptr, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphNodeSetParams, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphExecNodeSetParams, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphKernelNodeGetAttribute, nullptr, hipKernelNodeAttrID{}, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphKernelNodeSetAttribute, nullptr, hipKernelNodeAttrID{}, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphKernelNodeCopyAttributes, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphAddBatchMemOpNode, nullptr, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphBatchMemOpNodeGetParams, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphBatchMemOpNodeSetParams, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphExecBatchMemOpNodeSetParams, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphAddExternalSemaphoresSignalNode, nullptr, nullptr, nullptr, 0,
+                       nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphAddExternalSemaphoresWaitNode, nullptr, nullptr, nullptr, 0, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphExternalSemaphoresSignalNodeGetParams, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphExternalSemaphoresSignalNodeSetParams, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphExternalSemaphoresWaitNodeGetParams, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphExternalSemaphoresWaitNodeSetParams, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphExecExternalSemaphoresSignalNodeSetParams, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipGraphExecExternalSemaphoresWaitNodeSetParams, nullptr, nullptr, nullptr)
+SH_HIP_NOT_IMPLEMENTED(hipUserObjectCreate, nullptr, nullptr, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipUserObjectRelease, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipUserObjectRetain, nullptr, 0)
+SH_HIP_NOT_IMPLEMENTED(hipGraphRetainUserObject, nullptr, nullptr, 0, 0)
+SH_HIP_NOT_IMPLEMENTED(hipGraphReleaseUserObject, nullptr, nullptr, 0)
 
 // Errors
 

@@ -395,6 +395,91 @@ TEST_F(RegisteredKernelConformance, SymbolCopiesRejectBadArgumentsAndChangeNothi
   for (int i = 0; i < kGlobalsTableSize; ++i) EXPECT_EQ(back[i], values[i]);
 }
 
+// Memcpy nodes to and from a registered variable: a graph writes the table
+// and reads part of it back; node and exec setters move the copies.
+TEST_F(RegisteredKernelConformance, GraphMemcpyNodesReachSymbols) {
+  Registration registration(kGlobalsGlsl);
+  registration.Var(table, "table", sizeof(table));
+  float values[kGlobalsTableSize];
+  for (int i = 0; i < kGlobalsTableSize; ++i) values[i] = static_cast<float>(3 * i) + 0.25f;
+  float back[4] = {};
+  hipGraph_t graph = nullptr;
+  ASSERT_HIP(hipSuccess, hipGraphCreate(&graph, 0));
+  hipGraphNode_t to = nullptr, from = nullptr;
+  ASSERT_HIP(hipSuccess, hipGraphAddMemcpyNodeToSymbol(&to, graph, nullptr, 0, table, values,
+                                                       sizeof(values), 0, hipMemcpyHostToDevice));
+  ASSERT_HIP(hipSuccess,
+             hipGraphAddMemcpyNodeFromSymbol(&from, graph, &to, 1, back, table, sizeof(back),
+                                             2 * sizeof(float), hipMemcpyDeviceToHost));
+  // Before instantiation the read moves to entries 4..7.
+  ASSERT_HIP(hipSuccess,
+             hipGraphMemcpyNodeSetParamsFromSymbol(from, back, table, sizeof(back),
+                                                   4 * sizeof(float), hipMemcpyDeviceToHost));
+  hipStream_t stream = nullptr;
+  ASSERT_HIP(hipSuccess, hipStreamCreate(&stream));
+  hipGraphExec_t exec = nullptr;
+  ASSERT_HIP(hipSuccess, hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  ASSERT_HIP(hipSuccess, hipGraphLaunch(exec, stream));
+  ASSERT_HIP(hipSuccess, hipStreamSynchronize(stream));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(back[i], values[4 + i]) << i;
+  float whole[kGlobalsTableSize] = {};
+  ASSERT_HIP(hipSuccess, hipMemcpyFromSymbol(whole, table, sizeof(whole)));
+  for (int i = 0; i < kGlobalsTableSize; ++i) EXPECT_EQ(whole[i], values[i]) << i;
+
+  // Exec setters: write four new values at entry 8, read entries 7..10.
+  const float fresh[4] = {-1.0f, -2.0f, -3.0f, -4.0f};
+  ASSERT_HIP(hipSuccess,
+             hipGraphExecMemcpyNodeSetParamsToSymbol(exec, to, table, fresh, sizeof(fresh),
+                                                     8 * sizeof(float), hipMemcpyHostToDevice));
+  ASSERT_HIP(hipSuccess,
+             hipGraphExecMemcpyNodeSetParamsFromSymbol(exec, from, back, table, sizeof(back),
+                                                       7 * sizeof(float), hipMemcpyDefault));
+  ASSERT_HIP(hipSuccess, hipGraphLaunch(exec, stream));
+  ASSERT_HIP(hipSuccess, hipStreamSynchronize(stream));
+  EXPECT_EQ(back[0], values[7]);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(back[1 + i], fresh[i]) << i;
+  // The node setter of the write: the graph's node changes, not the exec's.
+  ASSERT_HIP(hipSuccess, hipGraphMemcpyNodeSetParamsToSymbol(to, table, values, sizeof(float), 0,
+                                                             hipMemcpyHostToDevice));
+  hipMemcpy3DParms read{};
+  ASSERT_HIP(hipSuccess, hipGraphMemcpyNodeGetParams(to, &read));
+  EXPECT_EQ(read.extent.width, sizeof(float));
+  EXPECT_EQ(read.srcPtr.ptr, static_cast<void*>(values));
+
+  // Bad arguments, as hipMemcpyToSymbol's: past the end, the wrong
+  // direction, an unregistered symbol; nothing is added.
+  hipGraphNode_t node = nullptr;
+  const float junk[kGlobalsTableSize + 1] = {};
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipGraphAddMemcpyNodeToSymbol(&node, graph, nullptr, 0, table, junk, sizeof(junk), 0,
+                                           hipMemcpyHostToDevice));
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipGraphAddMemcpyNodeFromSymbol(&node, graph, nullptr, 0, back, table, sizeof(float),
+                                             sizeof(table), hipMemcpyDeviceToHost));
+  EXPECT_HIP(hipErrorInvalidMemcpyDirection,
+             hipGraphAddMemcpyNodeToSymbol(&node, graph, nullptr, 0, table, junk, sizeof(float), 0,
+                                           hipMemcpyDeviceToHost));
+  EXPECT_HIP(hipErrorInvalidMemcpyDirection,
+             hipGraphMemcpyNodeSetParamsFromSymbol(from, back, table, sizeof(float), 0,
+                                                   hipMemcpyHostToDevice));
+  int unknown = 0;
+  EXPECT_HIP(hipErrorInvalidSymbol,
+             hipGraphAddMemcpyNodeToSymbol(&node, graph, nullptr, 0, &unknown, junk, sizeof(int), 0,
+                                           hipMemcpyHostToDevice));
+  EXPECT_HIP(hipErrorInvalidSymbol,
+             hipGraphExecMemcpyNodeSetParamsToSymbol(exec, to, &unknown, junk, sizeof(int), 0,
+                                                     hipMemcpyHostToDevice));
+  EXPECT_HIP(hipErrorInvalidValue,
+             hipGraphExecMemcpyNodeSetParamsFromSymbol(exec, from, back, table, sizeof(table), 4,
+                                                       hipMemcpyDeviceToHost));
+  size_t count = 0;
+  ASSERT_HIP(hipSuccess, hipGraphGetNodes(graph, nullptr, &count));
+  EXPECT_EQ(count, 2u);
+  EXPECT_HIP(hipSuccess, hipGraphExecDestroy(exec));
+  EXPECT_HIP(hipSuccess, hipGraphDestroy(graph));
+  EXPECT_HIP(hipSuccess, hipStreamDestroy(stream));
+}
+
 TEST_F(RegisteredKernelConformance, VarWithAWrongSizeIsAnErrorThatLosesNothing) {
   Registration registration(kGlobalsGlsl);
   registration.Var(table, "table", sizeof(table));

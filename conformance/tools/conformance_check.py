@@ -178,6 +178,9 @@ def declared_functions(header: str) -> Tuple[Set[str], Set[str]]:
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     text = re.sub(r"//[^\n]*", "", text)
     text = re.sub(r"^\s*#[^\n]*", "", text, flags=re.M)
+    # Namespace blocks declare C++ functions (hip_impl::hip_init); a table
+    # row names them qualified.
+    text = re.sub(r"\bnamespace\s+\w+\s*\{[^{}]*\}", "", text)
     functions = set()
     # A declaration: a return type, the name, a parameter list, a semicolon.
     pattern = r"^[A-Za-z_][\w \*]*?[\s\*](\w+)\s*\([^;{)]*(?:\([^)]*\)[^;{)]*)*\)\s*;"
@@ -197,6 +200,18 @@ def defined_symbols(nm: str, library: str) -> Set[str]:
         if len(fields) == 3 and fields[1] in ("T", "W"):
             symbols.add(fields[2])
     return symbols
+
+
+def defined_cpp_functions(nm: str, library: str) -> Set[str]:
+    """Qualified names (ns::f) of the C++ functions a library defines."""
+    result = subprocess.run([nm, "-g", "--defined-only", "-C", library], check=True,
+                            capture_output=True, text=True)
+    names = set()
+    for line in result.stdout.splitlines():
+        fields = line.split(None, 2)
+        if len(fields) == 3 and fields[1] in ("T", "W") and "::" in fields[2]:
+            names.add(fields[2].split("(")[0])
+    return names
 
 
 def table_symbols(name: str) -> List[str]:
@@ -222,6 +237,7 @@ def check_symbols(args: argparse.Namespace) -> None:
             declared |= functions
             macros |= defines
         defined = defined_symbols(args.nm, library)
+        cpp_defined = defined_cpp_functions(args.nm, library)
         library_name = os.path.basename(library)
         header_names = ", ".join(os.path.basename(header) for header in headers)
         if len(declared) < 10:
@@ -236,7 +252,11 @@ def check_symbols(args: argparse.Namespace) -> None:
                 named.add(symbol)
                 if symbol in macros:
                     continue  # a constant such as CU_STREAM_PER_THREAD
-                if not re.fullmatch(r"\w+", symbol):
+                if re.fullmatch(r"\w+(::\w+)+", symbol):
+                    if symbol not in cpp_defined:
+                        problems.append(f"table row {row[column]!r}: {library_name} does not "
+                                        f"define the C++ function {symbol}")
+                elif not re.fullmatch(r"\w+", symbol):
                     problems.append(f"table name {row[column]!r} is not an identifier")
                 elif symbol not in defined:
                     problems.append(f"table row {row[column]!r}: {library_name} does not "

@@ -289,4 +289,25 @@ absl::Status GetPeerAttribute(int* value, PeerAttribute attribute, int src, int 
   return absl::OkStatus();
 }
 
+absl::Status GetPeerLink(uint32_t* link_type, uint32_t* hop_count, int device1, int device2) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  SH_ASSIGN_OR_RETURN(Device * from, GetDevice(device1));
+  SH_ASSIGN_OR_RETURN(Device * to, GetDevice(device2));
+  if (link_type == nullptr || hop_count == nullptr) {
+    return Error(ErrorCode::kInvalidValue,
+                 "hipExtGetLinkTypeAndHopCount: linktype or hopcount is null");
+  }
+  if (device1 == device2) {
+    return Error(ErrorCode::kInvalidValue,
+                 "hipExtGetLinkTypeAndHopCount: a device has no link to itself");
+  }
+  if (!from->backend()->CanAccessPeer(to->backend())) {
+    return Error(ErrorCode::kInvalidHandle, "hipExtGetLinkTypeAndHopCount: devices ", device1,
+                 " and ", device2, " are not peers, so no link joins them");
+  }
+  *link_type = kLinkTypeXgmi;
+  *hop_count = 1;
+  return absl::OkStatus();
+}
+
 }  // namespace streamhal

@@ -139,6 +139,18 @@ enum class PeerAttribute {
 // CanAccessPeer; native atomics and array access are 0, the rank 0.
 absl::Status GetPeerAttribute(int* value, PeerAttribute attribute, int src, int dst);
 
+// hipExtGetLinkTypeAndHopCount: the link between two devices, as a value of
+// AMD's hsa_amd_link_info_type_t, and its hop count. Ordinals are checked
+// first (kInvalidDevice), then the outputs (kInvalidValue); a device has no
+// link to itself (kInvalidValue, as AMD's runtime answers), and devices that
+// are not peers have no link (kInvalidHandle, AMD's answer when it finds
+// none). Peers here are partitions of one physical device
+// (STREAMHAL_VK_DEVICES_PER_GPU): AMD reports the partitions of one package
+// (MI300's partition modes) as XGMI-linked, one hop apart, so those are the
+// answers.
+inline constexpr uint32_t kLinkTypeXgmi = 4;  // HSA_AMD_LINK_INFO_TYPE_XGMI
+absl::Status GetPeerLink(uint32_t* link_type, uint32_t* hop_count, int device1, int device2);
+
 }  // namespace streamhal
 
 #endif  // STREAMHAL_CORE_DEVICE_ATTRIBUTE_H_

@@ -47,6 +47,27 @@ class GraphMemory {
   const int device_ordinal_;
 };
 
+// cuDeviceGetGraphMemAttribute / hipDeviceGetGraphMemAttribute: graph
+// memory of a device in bytes (CUgraphMem_attribute's and
+// hipGraphMemAttributeType's values). Graph memory is not cached: each
+// GraphMemory is its own device allocation, returned when the last graph
+// holding it goes, so the reserved amounts equal the used ones.
+enum class GraphMemAttribute : int {
+  kUsedMemCurrent = 0,
+  kUsedMemHigh = 1,
+  kReservedMemCurrent = 2,
+  kReservedMemHigh = 3,
+};
+// kInvalidDevice for a bad ordinal, kInvalidValue for a null `value` or an
+// unknown attribute.
+absl::Status DeviceGetGraphMemAttribute(int device, int attribute, uint64_t* value);
+// Only the high watermarks can be set, and only to 0, which resets them to
+// the current amount (CUDA's rule); anything else is kInvalidValue.
+absl::Status DeviceSetGraphMemAttribute(int device, int attribute, const uint64_t* value);
+// cuDeviceGraphMemTrim: nothing is cached, so there is nothing to return to
+// the system; validates the device.
+absl::Status DeviceGraphMemTrim(int device);
+
 }  // namespace streamhal
 
 #endif  // STREAMHAL_CORE_GRAPH_MEMORY_H_

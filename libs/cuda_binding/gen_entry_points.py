@@ -32,6 +32,12 @@ def strip_comments(text):
     return re.sub(r"//[^\n]*", " ", text)
 
 
+def strip_namespaces(text):
+    """Drops namespace blocks of declarations (AMD's hip_impl::hip_init): C++
+    functions, no C entry points."""
+    return re.sub(r"\bnamespace\s+\w+\s*\{[^{}]*\}", " ", text)
+
+
 def split_params(params):
     parts, depth, current = [], 0, ""
     for ch in params:
@@ -71,7 +77,7 @@ def hip_prototypes(paths):
     the C++ overloads)."""
     protos = {}
     for path in paths:
-        text = strip_comments(open(path).read())
+        text = strip_namespaces(strip_comments(open(path).read()))
         for m in re.finditer(r"(?:^|[;{}])\s*hipError_t\s+(hip\w+)\s*\(([^;{}]*?)\)\s*;", text,
                              flags=re.M):
             protos.setdefault(m.group(1), m.group(2))
@@ -81,7 +87,7 @@ def hip_prototypes(paths):
 def hip_functions(paths):
     names = set()
     for path in paths:
-        text = strip_comments(open(path).read())
+        text = strip_namespaces(strip_comments(open(path).read()))
         # Declarations only: the C++ templates and overloads are `inline`.
         for m in re.finditer(r"(^|[;{}])\s*(?:hipError_t|const\s+char\s*\*)\s*(hip\w+)\s*\(",
                              text, flags=re.M):

@@ -1330,6 +1330,13 @@ typedef struct CUgraphExecUpdateResultInfo_st {
   CUgraphNode errorFromNode;
 } CUgraphExecUpdateResultInfo;
 
+typedef enum CUgraphMem_attribute_enum {
+  CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT = 0,
+  CU_GRAPH_MEM_ATTR_USED_MEM_HIGH = 1,
+  CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT = 2,
+  CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH = 3
+} CUgraphMem_attribute;
+
 typedef enum CUgraphNodeType_enum {
   CU_GRAPH_NODE_TYPE_KERNEL = 0,
   CU_GRAPH_NODE_TYPE_MEMCPY = 1,
@@ -1877,6 +1884,13 @@ CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode* phGraphNode, CUgraph hGraph,
                                        const CUgraphNode* dependencies, size_t numDependencies,
                                        CUdeviceptr dptr);
 CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr* dptr_out);
+/* Graph memory is not cached: the reserved amounts equal the used ones, and
+ * trimming has nothing to return. */
+CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr,
+                                              void* value);
+CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr,
+                                              void* value);
+CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device);
 CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS* nodeParams);
 CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode,
                                             const CUDA_KERNEL_NODE_PARAMS* nodeParams);

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "copy_params.h"
+#include "core/c_enum.h"
 #include "core/graph_exec.h"
+#include "core/graph_memory.h"
 #include "core/handle.h"
 #include "core/mem_pool.h"
 #include "core/status.h"
@@ -192,6 +194,20 @@ CUresult cuGraphMemFreeNodeGetParams(CUgraphNode node, CUdeviceptr* dptr) {
       streamhal::GraphMemFreeNodeGetParams(HandleValue(node), dptr ? &address : nullptr));
   if (result == CUDA_SUCCESS) *dptr = address;
   return result;
+}
+
+CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value) {
+  return ToCUresult(streamhal::DeviceGetGraphMemAttribute(device, streamhal::EnumArgument(attr),
+                                                          static_cast<uint64_t*>(value)));
+}
+
+CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value) {
+  return ToCUresult(streamhal::DeviceSetGraphMemAttribute(device, streamhal::EnumArgument(attr),
+                                                          static_cast<const uint64_t*>(value)));
+}
+
+CUresult cuDeviceGraphMemTrim(CUdevice device) {
+  return ToCUresult(streamhal::DeviceGraphMemTrim(device));
 }
 
 CUresult cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, size_t* count) {

@@ -135,6 +135,13 @@ CopyEnd HostEnd(const void* pointer) {
   return end;
 }
 
+CopyEnd DeviceEnd(const void* pointer) {
+  CopyEnd end;
+  end.type = MemoryType::kDevice;
+  end.address = Address(pointer);
+  return end;
+}
+
 }  // namespace
 
 extern "C" {
@@ -323,6 +330,44 @@ hipError_t hipMemcpyAtoHAsync(void* dst, hipArray_t src, size_t offset, size_t c
                               hipStream_t stream) {
   return RuntimeCall(
       [&] { return Run(HostEnd(dst), ArrayEnd(src, offset, 0), count, 1, stream, Sync::kAsync); });
+}
+
+hipError_t hipMemcpyAtoA(hipArray_t dstArray, size_t dstOffset, hipArray_t srcArray,
+                         size_t srcOffset, size_t ByteCount) {
+  return RuntimeCall([&] {
+    return Run(ArrayEnd(dstArray, dstOffset, 0), ArrayEnd(srcArray, srcOffset, 0), ByteCount, 1,
+               nullptr, Sync::kBlocking);
+  });
+}
+
+hipError_t hipMemcpyAtoD(hipDeviceptr_t dstDevice, hipArray_t srcArray, size_t srcOffset,
+                         size_t ByteCount) {
+  return RuntimeCall([&] {
+    return Run(DeviceEnd(dstDevice), ArrayEnd(srcArray, srcOffset, 0), ByteCount, 1, nullptr,
+               Sync::kBlocking);
+  });
+}
+
+hipError_t hipMemcpyDtoA(hipArray_t dstArray, size_t dstOffset, hipDeviceptr_t srcDevice,
+                         size_t ByteCount) {
+  return RuntimeCall([&] {
+    return Run(ArrayEnd(dstArray, dstOffset, 0), DeviceEnd(srcDevice), ByteCount, 1, nullptr,
+               Sync::kBlocking);
+  });
+}
+
+// AMD: a null desc or array is hipErrorInvalidValue; a destroyed array is
+// an invalid handle here (undefined behaviour in AMD's runtime).
+hipError_t hipGetChannelDesc(hipChannelFormatDesc* desc, hipArray_const_t array) {
+  return RuntimeCall([&]() -> absl::Status {
+    if (desc == nullptr || array == nullptr) {
+      return streamhal::Error(ErrorCode::kInvalidValue, "hipGetChannelDesc: desc or array is null");
+    }
+    ArrayDescriptor d;
+    SH_RETURN_IF_ERROR(streamhal::ArrayGetDescriptor(HandleValue(array), &d));
+    *desc = ToChannelDesc(d);
+    return absl::OkStatus();
+  });
 }
 
 }  // extern "C"

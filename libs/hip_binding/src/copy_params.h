@@ -26,6 +26,13 @@ absl::StatusOr<Copy3DParams> ToCopy(const HIP_MEMCPY3D* p);
 absl::StatusOr<Copy3DParams> ToCopy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
                                       size_t width, size_t height, int kind);
 
+// A 1-D copy of `bytes` between a registered variable (`offset` bytes into
+// it) and `memory`, as the memcpy nodes of hipGraphAddMemcpyNodeToSymbol and
+// FromSymbol hold it; the same checks as hipMemcpyToSymbol/FromSymbol
+// (registration.cc).
+absl::StatusOr<Copy3DParams> ToSymbolCopy(const void* symbol, void* memory, size_t bytes,
+                                          size_t offset, int kind, bool to_symbol);
+
 }  // namespace streamhal::hip
 
 #endif  // STREAMHAL_HIP_BINDING_COPY_PARAMS_H_

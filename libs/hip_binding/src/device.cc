@@ -365,6 +365,12 @@ hipError_t hipDeviceDisablePeerAccess(int peer_device) {
       [&] { return streamhal::DisablePeerAccessToDevice(peer_device); });
 }
 
+// AMD's answer for partitions of one package: XGMI, one hop (core says why).
+hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t* linktype,
+                                        uint32_t* hopcount) {
+  return Call([&] { return streamhal::GetPeerLink(linktype, hopcount, device1, device2); });
+}
+
 hipError_t hipDeviceGetP2PAttribute(int* value, hipDeviceP2PAttr attr, int src_device,
                                     int dst_device) {
   const streamhal::PeerAttribute attribute = ToPeerAttribute(streamhal::EnumArgument(attr));

@@ -11,7 +11,9 @@
 #include "call.h"
 #include "copy_params.h"
 #include "core/c_enum.h"
+#include "core/context.h"
 #include "core/graph_exec.h"
+#include "core/graph_memory.h"
 #include "core/handle.h"
 #include "core/launch_params.h"
 #include "core/mem_pool.h"
@@ -32,6 +34,7 @@ using streamhal::hip::Pointer;
 using streamhal::hip::RuntimeCall;
 using streamhal::hip::ToCopy;
 using streamhal::hip::ToEnd;
+using streamhal::hip::ToSymbolCopy;
 
 namespace {
 
@@ -95,6 +98,59 @@ void FromCopy(const Copy3DParams& copy, hipMemcpy3DParms* p) {
   fill(copy.dst, &p->dstPtr, &p->dstPos);
   p->extent = make_hipExtent(copy.width, copy.height, copy.depth);
   p->kind = KindOf(copy.src.type, copy.dst.type);
+}
+
+// HIP_MEMCPY3D back from a node (hipDrvGraphMemcpyNodeGetParams): each end's
+// memory type and its host or device pointer; arrays are no node ends.
+void FromCopy(const Copy3DParams& copy, HIP_MEMCPY3D* p) {
+  *p = HIP_MEMCPY3D{};
+  auto type = [](MemoryType t) {
+    switch (t) {
+      case MemoryType::kHost:
+        return hipMemoryTypeHost;
+      case MemoryType::kDevice:
+        return hipMemoryTypeDevice;
+      case MemoryType::kArray:
+        return hipMemoryTypeArray;
+      default:
+        return hipMemoryTypeUnified;
+    }
+  };
+  p->srcMemoryType = type(copy.src.type);
+  if (copy.src.type == MemoryType::kHost) {
+    p->srcHost = Pointer(copy.src.address);
+  } else {
+    p->srcDevice = Pointer(copy.src.address);
+  }
+  p->srcXInBytes = copy.src.x;
+  p->srcY = copy.src.y;
+  p->srcZ = copy.src.z;
+  p->srcPitch = copy.src.pitch;
+  p->srcHeight = copy.src.height;
+  p->dstMemoryType = type(copy.dst.type);
+  if (copy.dst.type == MemoryType::kHost) {
+    p->dstHost = Pointer(copy.dst.address);
+  } else {
+    p->dstDevice = Pointer(copy.dst.address);
+  }
+  p->dstXInBytes = copy.dst.x;
+  p->dstY = copy.dst.y;
+  p->dstZ = copy.dst.z;
+  p->dstPitch = copy.dst.pitch;
+  p->dstHeight = copy.dst.height;
+  p->WidthInBytes = copy.width;
+  p->Height = copy.height;
+  p->Depth = copy.depth;
+}
+
+// The hipDrvGraph* forms name a context, which AMD requires (a null one is
+// hipErrorInvalidValue); the node works in the graph's context as CUDA's
+// cuGraphAddMemcpyNode does, so the context is only checked.
+absl::Status CheckContext(hipCtx_t ctx, const char* api) {
+  if (ctx == nullptr) {
+    return streamhal::Error(ErrorCode::kInvalidValue, api, ": ctx is null");
+  }
+  return streamhal::ResolveContext(HandleValue(ctx)).status();
 }
 
 absl::StatusOr<streamhal::MemsetNodeParams> ToMemset(const hipMemsetParams* p) {
@@ -188,6 +244,63 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t* pGraphNode, hipGraph_t graph,
     SH_ASSIGN_OR_RETURN(Copy3DParams copy, ToCopy1D(dst, src, count, kind));
     return streamhal::GraphAddMemcpyNode(HandleOut(pGraphNode), HandleValue(graph),
                                          Handles(pDependencies), numDependencies, copy);
+  });
+}
+
+hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                         const hipGraphNode_t* pDependencies,
+                                         size_t numDependencies, const void* symbol,
+                                         const void* src, size_t count, size_t offset,
+                                         hipMemcpyKind kind) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(Copy3DParams copy,
+                        ToSymbolCopy(symbol, const_cast<void*>(src), count, offset,
+                                     EnumArgument(kind), /*to_symbol=*/true));
+    return streamhal::GraphAddMemcpyNode(HandleOut(pGraphNode), HandleValue(graph),
+                                         Handles(pDependencies), numDependencies, copy);
+  });
+}
+
+hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                           const hipGraphNode_t* pDependencies,
+                                           size_t numDependencies, void* dst, const void* symbol,
+                                           size_t count, size_t offset, hipMemcpyKind kind) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(Copy3DParams copy, ToSymbolCopy(symbol, dst, count, offset,
+                                                        EnumArgument(kind), /*to_symbol=*/false));
+    return streamhal::GraphAddMemcpyNode(HandleOut(pGraphNode), HandleValue(graph),
+                                         Handles(pDependencies), numDependencies, copy);
+  });
+}
+
+hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
+                                    const hipGraphNode_t* dependencies, size_t numDependencies,
+                                    const HIP_MEMCPY3D* copyParams, hipCtx_t ctx) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_RETURN_IF_ERROR(CheckContext(ctx, "hipDrvGraphAddMemcpyNode"));
+    SH_ASSIGN_OR_RETURN(Copy3DParams copy, ToCopy(copyParams));
+    return streamhal::GraphAddMemcpyNode(HandleOut(phGraphNode), HandleValue(hGraph),
+                                         Handles(dependencies), numDependencies, copy);
+  });
+}
+
+hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
+                                    const hipGraphNode_t* dependencies, size_t numDependencies,
+                                    const hipMemsetParams* memsetParams, hipCtx_t ctx) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_RETURN_IF_ERROR(CheckContext(ctx, "hipDrvGraphAddMemsetNode"));
+    SH_ASSIGN_OR_RETURN(streamhal::MemsetNodeParams memset, ToMemset(memsetParams));
+    return streamhal::GraphAddMemsetNode(HandleOut(phGraphNode), HandleValue(hGraph),
+                                         Handles(dependencies), numDependencies, memset);
+  });
+}
+
+hipError_t hipDrvGraphAddMemFreeNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
+                                     const hipGraphNode_t* dependencies, size_t numDependencies,
+                                     hipDeviceptr_t dptr) {
+  return RuntimeCall([&] {
+    return streamhal::GraphAddMemFreeNode(HandleOut(phGraphNode), HandleValue(hGraph),
+                                          Handles(dependencies), numDependencies, Address(dptr));
   });
 }
 
@@ -316,6 +429,24 @@ hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void* dev_ptr) {
   });
 }
 
+hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void* value) {
+  return streamhal::hip::Call([&] {
+    return streamhal::DeviceGetGraphMemAttribute(device, EnumArgument(attr),
+                                                 static_cast<uint64_t*>(value));
+  });
+}
+
+hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void* value) {
+  return streamhal::hip::Call([&] {
+    return streamhal::DeviceSetGraphMemAttribute(device, EnumArgument(attr),
+                                                 static_cast<const uint64_t*>(value));
+  });
+}
+
+hipError_t hipDeviceGraphMemTrim(int device) {
+  return streamhal::hip::Call([&] { return streamhal::DeviceGraphMemTrim(device); });
+}
+
 hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t* nodes, size_t* numNodes) {
   return RuntimeCall(
       [&] { return streamhal::GraphGetNodes(HandleValue(graph), Handles(nodes), numNodes); });
@@ -429,6 +560,40 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void* dst, const v
   return RuntimeCall([&]() -> absl::Status {
     SH_ASSIGN_OR_RETURN(Copy3DParams copy, ToCopy1D(dst, src, count, kind));
     return streamhal::GraphMemcpyNodeSetParams(HandleValue(node), copy);
+  });
+}
+
+hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void* symbol,
+                                               const void* src, size_t count, size_t offset,
+                                               hipMemcpyKind kind) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(Copy3DParams copy,
+                        ToSymbolCopy(symbol, const_cast<void*>(src), count, offset,
+                                     EnumArgument(kind), /*to_symbol=*/true));
+    return streamhal::GraphMemcpyNodeSetParams(HandleValue(node), copy);
+  });
+}
+
+hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void* dst, const void* symbol,
+                                                 size_t count, size_t offset, hipMemcpyKind kind) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(Copy3DParams copy, ToSymbolCopy(symbol, dst, count, offset,
+                                                        EnumArgument(kind), /*to_symbol=*/false));
+    return streamhal::GraphMemcpyNodeSetParams(HandleValue(node), copy);
+  });
+}
+
+hipError_t hipDrvGraphMemcpyNodeGetParams(hipGraphNode_t hNode, HIP_MEMCPY3D* nodeParams) {
+  return GetParams(hNode, GraphNodeType::kMemcpy, nodeParams,
+                   [](streamhal::GraphNode& found, HIP_MEMCPY3D* out) {
+                     FromCopy(found.as<Copy3DParams>(), out);
+                   });
+}
+
+hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t hNode, const HIP_MEMCPY3D* nodeParams) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(Copy3DParams copy, ToCopy(nodeParams));
+    return streamhal::GraphMemcpyNodeSetParams(HandleValue(hNode), copy);
   });
 }
 
@@ -638,6 +803,50 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
     SH_ASSIGN_OR_RETURN(Copy3DParams copy, ToCopy1D(dst, src, count, kind));
     return streamhal::GraphExecMemcpyNodeSetParams(HandleValue(hGraphExec), HandleValue(node),
                                                    copy);
+  });
+}
+
+hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                                   const void* symbol, const void* src,
+                                                   size_t count, size_t offset,
+                                                   hipMemcpyKind kind) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(Copy3DParams copy,
+                        ToSymbolCopy(symbol, const_cast<void*>(src), count, offset,
+                                     EnumArgument(kind), /*to_symbol=*/true));
+    return streamhal::GraphExecMemcpyNodeSetParams(HandleValue(hGraphExec), HandleValue(node),
+                                                   copy);
+  });
+}
+
+hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                                     void* dst, const void* symbol, size_t count,
+                                                     size_t offset, hipMemcpyKind kind) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_ASSIGN_OR_RETURN(Copy3DParams copy, ToSymbolCopy(symbol, dst, count, offset,
+                                                        EnumArgument(kind), /*to_symbol=*/false));
+    return streamhal::GraphExecMemcpyNodeSetParams(HandleValue(hGraphExec), HandleValue(node),
+                                                   copy);
+  });
+}
+
+hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                              const HIP_MEMCPY3D* copyParams, hipCtx_t ctx) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_RETURN_IF_ERROR(CheckContext(ctx, "hipDrvGraphExecMemcpyNodeSetParams"));
+    SH_ASSIGN_OR_RETURN(Copy3DParams copy, ToCopy(copyParams));
+    return streamhal::GraphExecMemcpyNodeSetParams(HandleValue(hGraphExec), HandleValue(hNode),
+                                                   copy);
+  });
+}
+
+hipError_t hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                              const hipMemsetParams* memsetParams, hipCtx_t ctx) {
+  return RuntimeCall([&]() -> absl::Status {
+    SH_RETURN_IF_ERROR(CheckContext(ctx, "hipDrvGraphExecMemsetNodeSetParams"));
+    SH_ASSIGN_OR_RETURN(streamhal::MemsetNodeParams memset, ToMemset(memsetParams));
+    return streamhal::GraphExecMemsetNodeSetParams(HandleValue(hGraphExec), HandleValue(hNode),
+                                                   memset);
   });
 }
 

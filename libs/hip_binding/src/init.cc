@@ -70,3 +70,10 @@ hipError_t hipProfilerStart(void) { return hipSuccess; }
 hipError_t hipProfilerStop(void) { return hipSuccess; }
 
 }  // extern "C"
+
+// AMD's header declares its initialiser C++-only, in this namespace.
+namespace hip_impl {
+
+hipError_t hip_init() { return ToHipError(streamhal::Init(0)); }
+
+}  // namespace hip_impl

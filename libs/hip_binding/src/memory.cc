@@ -1,8 +1,12 @@
 // Memory management (hipMalloc, hipFree, hipHostMalloc, hipHostRegister, ...).
+#include "core/memory.h"
+
 #include <hip/hip_runtime_api.h>
 
+#include <cstdint>
+
 #include "call.h"
-#include "core/memory.h"
+#include "core/status.h"
 
 using streamhal::hip::Address;
 using streamhal::hip::RuntimeCall;
@@ -36,6 +40,34 @@ hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height
     return WriteOut(streamhal::MemAllocPitch(ptr ? &value : nullptr, pitch, width, height,
                                              kPitchElementBytes),
                     ptr, value);
+  });
+}
+
+// HIP: a pitched allocation of extent.height * extent.depth rows of
+// extent.width bytes; the pitched pointer describes it (xsize = width,
+// ysize = height). AMD: an empty extent allocates nothing and succeeds with
+// a null pointer.
+hipError_t hipMalloc3D(hipPitchedPtr* pitchedDevPtr, hipExtent extent) {
+  return RuntimeCall([&]() -> absl::Status {
+    if (pitchedDevPtr == nullptr) {
+      return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
+                              "hipMalloc3D: pitchedDevPtr is null");
+    }
+    if (extent.width == 0 || extent.height == 0 || extent.depth == 0) {
+      *pitchedDevPtr = make_hipPitchedPtr(nullptr, 0, extent.width, extent.height);
+      return absl::OkStatus();
+    }
+    if (extent.depth != 0 && extent.height > SIZE_MAX / extent.depth) {
+      return streamhal::Error(streamhal::ErrorCode::kInvalidValue,
+                              "hipMalloc3D: height * depth overflows");
+    }
+    uint64_t value = 0;
+    size_t pitch = 0;
+    SH_RETURN_IF_ERROR(streamhal::MemAllocPitch(&value, &pitch, extent.width,
+                                                extent.height * extent.depth, kPitchElementBytes));
+    *pitchedDevPtr =
+        make_hipPitchedPtr(streamhal::hip::Pointer(value), pitch, extent.width, extent.height);
+    return absl::OkStatus();
   });
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "call.h"
+#include "copy_params.h"
 #include "core/c_enum.h"
 #include "core/handle.h"
 #include "core/launch.h"
@@ -25,18 +26,18 @@ void LogIfError(const absl::Status& status) {
   if (!status.ok()) streamhal::Log(streamhal::LogLevel::kWarning, status.message());
 }
 
-// Copies between a registered variable and memory, `offset` bytes into it.
-absl::Status SymbolCopy(const void* symbol, void* memory, size_t bytes, size_t offset,
-                        const hipMemcpyKind& kind, bool to_symbol, hipStream_t stream,
-                        streamhal::Sync sync) {
+// The device address `offset` bytes into a registered variable, after the
+// checks every symbol copy makes: the range fits the variable, and `kind`
+// (read as an int: a value outside the enum is bad input, not a load) fits
+// the direction.
+absl::StatusOr<uint64_t> SymbolAddress(const void* symbol, size_t bytes, size_t offset,
+                                       int kind_value, bool to_symbol) {
   SH_ASSIGN_OR_RETURN(streamhal::RegisteredVarAddress var, streamhal::ResolveRegisteredVar(symbol));
   if (offset > var.size || bytes > var.size - offset) {
     return streamhal::Error(streamhal::ErrorCode::kInvalidValue, "symbol copy of ", bytes,
                             " bytes at offset ", offset, " overruns the variable's ", var.size,
                             " bytes");
   }
-  // Read as an int: a value outside the enum is bad input, not a load.
-  const int kind_value = streamhal::EnumArgument(kind);
   // HIP: a copy to a symbol comes from the host or the device, a copy from a
   // symbol goes to either; hipMemcpyDefault infers it.
   const bool allowed =
@@ -48,17 +49,55 @@ absl::Status SymbolCopy(const void* symbol, void* memory, size_t bytes, size_t o
     return streamhal::Error(streamhal::ErrorCode::kInvalidMemcpyDirection, "symbol copy: kind ",
                             kind_value, " does not fit the direction");
   }
+  return var.address + offset;
+}
+
+// Copies between a registered variable and memory, `offset` bytes into it.
+absl::Status SymbolCopy(const void* symbol, void* memory, size_t bytes, size_t offset,
+                        const hipMemcpyKind& kind, bool to_symbol, hipStream_t stream,
+                        streamhal::Sync sync) {
+  const int kind_value = streamhal::EnumArgument(kind);
+  SH_ASSIGN_OR_RETURN(const uint64_t device,
+                      SymbolAddress(symbol, bytes, offset, kind_value, to_symbol));
   streamhal::CopyKind core_kind = streamhal::CopyKind::kDefault;
   if (kind_value == hipMemcpyHostToDevice) core_kind = streamhal::CopyKind::kHostToDevice;
   if (kind_value == hipMemcpyDeviceToHost) core_kind = streamhal::CopyKind::kDeviceToHost;
   if (kind_value == hipMemcpyDeviceToDevice) core_kind = streamhal::CopyKind::kDeviceToDevice;
-  const uint64_t device = var.address + offset;
   const uint64_t other = Address(memory);
   return streamhal::Memcpy(to_symbol ? device : other, to_symbol ? other : device, bytes, core_kind,
                            HandleValue(stream), sync);
 }
 
 }  // namespace
+
+namespace streamhal::hip {
+
+absl::StatusOr<Copy3DParams> ToSymbolCopy(const void* symbol, void* memory, size_t bytes,
+                                          size_t offset, int kind, bool to_symbol) {
+  SH_ASSIGN_OR_RETURN(const uint64_t device, SymbolAddress(symbol, bytes, offset, kind, to_symbol));
+  // The other end's memory: the host or the device as `kind` says; unified
+  // (classified from the pointer) for hipMemcpyDefault.
+  MemoryType other = MemoryType::kUnified;
+  if (kind == hipMemcpyHostToDevice || kind == hipMemcpyDeviceToHost) other = MemoryType::kHost;
+  if (kind == hipMemcpyDeviceToDevice) other = MemoryType::kDevice;
+  CopyEnd symbol_end;
+  symbol_end.type = MemoryType::kDevice;
+  symbol_end.address = device;
+  symbol_end.pitch = bytes;
+  symbol_end.height = 1;
+  CopyEnd memory_end;
+  memory_end.type = other;
+  memory_end.address = Address(memory);
+  memory_end.pitch = bytes;
+  memory_end.height = 1;
+  Copy3DParams copy;
+  copy.dst = to_symbol ? symbol_end : memory_end;
+  copy.src = to_symbol ? memory_end : symbol_end;
+  copy.width = bytes;
+  return copy;
+}
+
+}  // namespace streamhal::hip
 
 extern "C" {
 

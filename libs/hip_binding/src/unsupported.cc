@@ -63,11 +63,13 @@ hipError_t NotImplemented(const char* name, std::atomic<bool>& logged) {
   }
 
 extern "C" {
-// Devices
-SH_NOT_IMPLEMENTED(hipExtGetLinkTypeAndHopCount, (int, int, uint32_t*, uint32_t*))
-
 // Modules
 SH_NOT_IMPLEMENTED(hipModuleGetTexRef, (textureReference**, hipModule_t, const char*))
+
+// Functions and launches
+SH_NOT_IMPLEMENTED(hipConfigureCall, (dim3, dim3, size_t, hipStream_t))
+SH_NOT_IMPLEMENTED(hipSetupArgument, (const void*, size_t, size_t))
+SH_NOT_IMPLEMENTED(hipLaunchByPtr, (const void*))
 
 // Texture references (deprecated in HIP)
 SH_NOT_IMPLEMENTED(hipTexRefSetAddressMode, (textureReference*, int, enum hipTextureAddressMode))
@@ -75,5 +77,118 @@ SH_NOT_IMPLEMENTED(hipTexRefSetArray, (textureReference*, hipArray_const_t, unsi
 SH_NOT_IMPLEMENTED(hipTexRefSetFilterMode, (textureReference*, enum hipTextureFilterMode))
 SH_NOT_IMPLEMENTED(hipTexRefSetFlags, (textureReference*, unsigned int))
 SH_NOT_IMPLEMENTED(hipTexRefSetFormat, (textureReference*, hipArray_Format, int))
+SH_NOT_IMPLEMENTED(hipTexRefSetAddress, (size_t*, textureReference*, hipDeviceptr_t, size_t))
+SH_NOT_IMPLEMENTED(hipTexRefSetAddress2D,
+                   (textureReference*, const HIP_ARRAY_DESCRIPTOR*, hipDeviceptr_t, size_t))
+SH_NOT_IMPLEMENTED(hipTexRefSetBorderColor, (textureReference*, float*))
+SH_NOT_IMPLEMENTED(hipTexRefSetMaxAnisotropy, (textureReference*, unsigned int))
+SH_NOT_IMPLEMENTED(hipTexRefSetMipmapFilterMode, (textureReference*, enum hipTextureFilterMode))
+SH_NOT_IMPLEMENTED(hipTexRefSetMipmapLevelBias, (textureReference*, float))
+SH_NOT_IMPLEMENTED(hipTexRefSetMipmapLevelClamp, (textureReference*, float, float))
+SH_NOT_IMPLEMENTED(hipTexRefSetMipmappedArray,
+                   (textureReference*, struct hipMipmappedArray*, unsigned int))
+SH_NOT_IMPLEMENTED(hipTexRefGetAddress, (hipDeviceptr_t*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipTexRefGetAddressMode,
+                   (enum hipTextureAddressMode*, const textureReference*, int))
+SH_NOT_IMPLEMENTED(hipTexRefGetArray, (hipArray_t*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipTexRefGetBorderColor, (float*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipTexRefGetFilterMode, (enum hipTextureFilterMode*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipTexRefGetFlags, (unsigned int*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipTexRefGetFormat, (hipArray_Format*, int*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipTexRefGetMaxAnisotropy, (int*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipTexRefGetMipMappedArray, (hipMipmappedArray_t*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipTexRefGetMipmapFilterMode,
+                   (enum hipTextureFilterMode*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipTexRefGetMipmapLevelBias, (float*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipTexRefGetMipmapLevelClamp, (float*, float*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipBindTexture, (size_t*, const textureReference*, const void*,
+                                    const hipChannelFormatDesc*, size_t))
+SH_NOT_IMPLEMENTED(hipBindTexture2D, (size_t*, const textureReference*, const void*,
+                                      const hipChannelFormatDesc*, size_t, size_t, size_t))
+SH_NOT_IMPLEMENTED(hipBindTextureToArray,
+                   (const textureReference*, hipArray_const_t, const hipChannelFormatDesc*))
+SH_NOT_IMPLEMENTED(hipBindTextureToMipmappedArray,
+                   (const textureReference*, hipMipmappedArray_const_t,
+                    const hipChannelFormatDesc*))
+SH_NOT_IMPLEMENTED(hipUnbindTexture, (const textureReference*))
+SH_NOT_IMPLEMENTED(hipGetTextureAlignmentOffset, (size_t*, const textureReference*))
+SH_NOT_IMPLEMENTED(hipGetTextureReference, (const textureReference**, const void*))
+
+// Mipmapped arrays
+SH_NOT_IMPLEMENTED(hipMallocMipmappedArray,
+                   (hipMipmappedArray_t*, const struct hipChannelFormatDesc*, struct hipExtent,
+                    unsigned int, unsigned int))
+SH_NOT_IMPLEMENTED(hipFreeMipmappedArray, (hipMipmappedArray_t))
+SH_NOT_IMPLEMENTED(hipGetMipmappedArrayLevel,
+                   (hipArray_t*, hipMipmappedArray_const_t, unsigned int))
+SH_NOT_IMPLEMENTED(hipMipmappedArrayCreate,
+                   (hipMipmappedArray_t*, HIP_ARRAY3D_DESCRIPTOR*, unsigned int))
+SH_NOT_IMPLEMENTED(hipMipmappedArrayDestroy, (hipMipmappedArray_t))
+SH_NOT_IMPLEMENTED(hipMipmappedArrayGetLevel, (hipArray_t*, hipMipmappedArray_t, unsigned int))
+SH_NOT_IMPLEMENTED(hipMemMapArrayAsync, (hipArrayMapInfo*, unsigned int, hipStream_t))
+
+// External memory and semaphores
+SH_NOT_IMPLEMENTED(hipImportExternalSemaphore,
+                   (hipExternalSemaphore_t*, const hipExternalSemaphoreHandleDesc*))
+SH_NOT_IMPLEMENTED(hipSignalExternalSemaphoresAsync,
+                   (const hipExternalSemaphore_t*, const hipExternalSemaphoreSignalParams*,
+                    unsigned int, hipStream_t))
+SH_NOT_IMPLEMENTED(hipWaitExternalSemaphoresAsync,
+                   (const hipExternalSemaphore_t*, const hipExternalSemaphoreWaitParams*,
+                    unsigned int, hipStream_t))
+SH_NOT_IMPLEMENTED(hipDestroyExternalSemaphore, (hipExternalSemaphore_t))
+
+// Graphics interop
+SH_NOT_IMPLEMENTED(hipGraphicsMapResources, (int, hipGraphicsResource_t*, hipStream_t))
+SH_NOT_IMPLEMENTED(hipGraphicsSubResourceGetMappedArray,
+                   (hipArray_t*, hipGraphicsResource_t, unsigned int, unsigned int))
+SH_NOT_IMPLEMENTED(hipGraphicsResourceGetMappedPointer, (void**, size_t*, hipGraphicsResource_t))
+SH_NOT_IMPLEMENTED(hipGraphicsUnmapResources, (int, hipGraphicsResource_t*, hipStream_t))
+SH_NOT_IMPLEMENTED(hipGraphicsUnregisterResource, (hipGraphicsResource_t))
+
+// Graphs and stream capture
+SH_NOT_IMPLEMENTED(hipStreamBeginCaptureToGraph,
+                   (hipStream_t, hipGraph_t, const hipGraphNode_t*, const hipGraphEdgeData*, size_t,
+                    hipStreamCaptureMode))
+SH_NOT_IMPLEMENTED(hipGraphAddNode, (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t,
+                                     hipGraphNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphNodeSetParams, (hipGraphNode_t, hipGraphNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphExecNodeSetParams, (hipGraphExec_t, hipGraphNode_t, hipGraphNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphKernelNodeGetAttribute,
+                   (hipGraphNode_t, hipKernelNodeAttrID, hipKernelNodeAttrValue*))
+SH_NOT_IMPLEMENTED(hipGraphKernelNodeSetAttribute,
+                   (hipGraphNode_t, hipKernelNodeAttrID, const hipKernelNodeAttrValue*))
+SH_NOT_IMPLEMENTED(hipGraphKernelNodeCopyAttributes, (hipGraphNode_t, hipGraphNode_t))
+SH_NOT_IMPLEMENTED(hipGraphAddBatchMemOpNode, (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*,
+                                               size_t, const hipBatchMemOpNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphBatchMemOpNodeGetParams, (hipGraphNode_t, hipBatchMemOpNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphBatchMemOpNodeSetParams, (hipGraphNode_t, hipBatchMemOpNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphExecBatchMemOpNodeSetParams,
+                   (hipGraphExec_t, hipGraphNode_t, const hipBatchMemOpNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphAddExternalSemaphoresSignalNode,
+                   (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t,
+                    const hipExternalSemaphoreSignalNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphAddExternalSemaphoresWaitNode,
+                   (hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t,
+                    const hipExternalSemaphoreWaitNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphExternalSemaphoresSignalNodeGetParams,
+                   (hipGraphNode_t, hipExternalSemaphoreSignalNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphExternalSemaphoresSignalNodeSetParams,
+                   (hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphExternalSemaphoresWaitNodeGetParams,
+                   (hipGraphNode_t, hipExternalSemaphoreWaitNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphExternalSemaphoresWaitNodeSetParams,
+                   (hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphExecExternalSemaphoresSignalNodeSetParams,
+                   (hipGraphExec_t, hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams*))
+SH_NOT_IMPLEMENTED(hipGraphExecExternalSemaphoresWaitNodeSetParams,
+                   (hipGraphExec_t, hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams*))
+SH_NOT_IMPLEMENTED(hipUserObjectCreate,
+                   (hipUserObject_t*, void*, hipHostFn_t, unsigned int, unsigned int))
+SH_NOT_IMPLEMENTED(hipUserObjectRelease, (hipUserObject_t, unsigned int))
+SH_NOT_IMPLEMENTED(hipUserObjectRetain, (hipUserObject_t, unsigned int))
+SH_NOT_IMPLEMENTED(hipGraphRetainUserObject,
+                   (hipGraph_t, hipUserObject_t, unsigned int, unsigned int))
+SH_NOT_IMPLEMENTED(hipGraphReleaseUserObject, (hipGraph_t, hipUserObject_t, unsigned int))
 
 }  // extern "C"

@@ -20,6 +20,7 @@
 #ifndef STREAMHAL_HIP_HIP_RUNTIME_API_H_
 #define STREAMHAL_HIP_HIP_RUNTIME_API_H_
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -924,6 +925,13 @@ typedef enum hipGraphInstantiateResult {
   hipGraphInstantiateMultipleDevicesNotSupported = 4
 } hipGraphInstantiateResult;
 
+typedef enum hipGraphMemAttributeType {
+  hipGraphMemAttrUsedMemCurrent = 0,
+  hipGraphMemAttrUsedMemHigh = 1,
+  hipGraphMemAttrReservedMemCurrent = 2,
+  hipGraphMemAttrReservedMemHigh = 3
+} hipGraphMemAttributeType;
+
 typedef struct hipGraphInstantiateParams {
   hipGraphNode_t errNode_out;
   unsigned long long flags;
@@ -938,6 +946,301 @@ typedef struct hipMemAllocNodeParams {
   size_t bytesize;
   void* dptr; /* out: the allocation's address */
 } hipMemAllocNodeParams;
+
+/* The types below belong to entry points streamhal declares with AMD's
+ * signatures but does not implement yet (they return hipErrorNotSupported):
+ * external memory and semaphores, IPC, OpenGL interop, user objects,
+ * generic and batch-memory-operation graph nodes, sparse array mapping. */
+
+/* External memory and semaphores. */
+typedef enum hipExternalMemoryHandleType_enum {
+  hipExternalMemoryHandleTypeOpaqueFd = 1,
+  hipExternalMemoryHandleTypeOpaqueWin32 = 2,
+  hipExternalMemoryHandleTypeOpaqueWin32Kmt = 3,
+  hipExternalMemoryHandleTypeD3D12Heap = 4,
+  hipExternalMemoryHandleTypeD3D12Resource = 5,
+  hipExternalMemoryHandleTypeD3D11Resource = 6,
+  hipExternalMemoryHandleTypeD3D11ResourceKmt = 7,
+  hipExternalMemoryHandleTypeNvSciBuf = 8
+} hipExternalMemoryHandleType;
+
+typedef struct hipExternalMemoryHandleDesc_st {
+  hipExternalMemoryHandleType type;
+  union {
+    int fd;
+    struct {
+      void* handle;
+      const void* name;
+    } win32;
+    const void* nvSciBufObject;
+  } handle;
+  unsigned long long size;
+  unsigned int flags;
+  unsigned int reserved[16];
+} hipExternalMemoryHandleDesc;
+
+typedef struct hipExternalMemoryBufferDesc_st {
+  unsigned long long offset;
+  unsigned long long size;
+  unsigned int flags;
+  unsigned int reserved[16];
+} hipExternalMemoryBufferDesc;
+
+typedef struct hipExternalMemoryMipmappedArrayDesc_st {
+  unsigned long long offset;
+  hipChannelFormatDesc formatDesc;
+  hipExtent extent;
+  unsigned int flags;
+  unsigned int numLevels;
+} hipExternalMemoryMipmappedArrayDesc;
+
+typedef void* hipExternalMemory_t;
+
+typedef enum hipExternalSemaphoreHandleType_enum {
+  hipExternalSemaphoreHandleTypeOpaqueFd = 1,
+  hipExternalSemaphoreHandleTypeOpaqueWin32 = 2,
+  hipExternalSemaphoreHandleTypeOpaqueWin32Kmt = 3,
+  hipExternalSemaphoreHandleTypeD3D12Fence = 4,
+  hipExternalSemaphoreHandleTypeD3D11Fence = 5,
+  hipExternalSemaphoreHandleTypeNvSciSync = 6,
+  hipExternalSemaphoreHandleTypeKeyedMutex = 7,
+  hipExternalSemaphoreHandleTypeKeyedMutexKmt = 8,
+  hipExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9,
+  hipExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10
+} hipExternalSemaphoreHandleType;
+
+typedef struct hipExternalSemaphoreHandleDesc_st {
+  hipExternalSemaphoreHandleType type;
+  union {
+    int fd;
+    struct {
+      void* handle;
+      const void* name;
+    } win32;
+    const void* NvSciSyncObj;
+  } handle;
+  unsigned int flags;
+  unsigned int reserved[16];
+} hipExternalSemaphoreHandleDesc;
+
+typedef void* hipExternalSemaphore_t;
+
+typedef struct hipExternalSemaphoreSignalParams_st {
+  struct {
+    struct {
+      unsigned long long value;
+    } fence;
+    union {
+      void* fence;
+      unsigned long long reserved;
+    } nvSciSync;
+    struct {
+      unsigned long long key;
+    } keyedMutex;
+    unsigned int reserved[12];
+  } params;
+  unsigned int flags;
+  unsigned int reserved[16];
+} hipExternalSemaphoreSignalParams;
+
+typedef struct hipExternalSemaphoreWaitParams_st {
+  struct {
+    struct {
+      unsigned long long value;
+    } fence;
+    union {
+      void* fence;
+      unsigned long long reserved;
+    } nvSciSync;
+    struct {
+      unsigned long long key;
+      unsigned int timeoutMs;
+    } keyedMutex;
+    unsigned int reserved[10];
+  } params;
+  unsigned int flags;
+  unsigned int reserved[16];
+} hipExternalSemaphoreWaitParams;
+
+typedef struct hipExternalSemaphoreSignalNodeParams {
+  hipExternalSemaphore_t* extSemArray;
+  const hipExternalSemaphoreSignalParams* paramsArray;
+  unsigned int numExtSems;
+} hipExternalSemaphoreSignalNodeParams;
+
+typedef struct hipExternalSemaphoreWaitNodeParams {
+  hipExternalSemaphore_t* extSemArray;
+  const hipExternalSemaphoreWaitParams* paramsArray;
+  unsigned int numExtSems;
+} hipExternalSemaphoreWaitNodeParams;
+
+/* Inter-process communication. */
+#define HIP_IPC_HANDLE_SIZE 64
+#define hipIpcMemLazyEnablePeerAccess 0x01
+
+typedef struct hipIpcMemHandle_st {
+  char reserved[HIP_IPC_HANDLE_SIZE];
+} hipIpcMemHandle_t;
+
+typedef struct hipIpcEventHandle_st {
+  char reserved[HIP_IPC_HANDLE_SIZE];
+} hipIpcEventHandle_t;
+
+/* Graphics interop. */
+typedef enum hipGraphicsRegisterFlags {
+  hipGraphicsRegisterFlagsNone = 0,
+  hipGraphicsRegisterFlagsReadOnly = 1,
+  hipGraphicsRegisterFlagsWriteDiscard = 2,
+  hipGraphicsRegisterFlagsSurfaceLoadStore = 4,
+  hipGraphicsRegisterFlagsTextureGather = 8
+} hipGraphicsRegisterFlags;
+
+typedef struct _hipGraphicsResource hipGraphicsResource;
+typedef hipGraphicsResource* hipGraphicsResource_t;
+
+/* User objects. */
+typedef struct hipUserObject* hipUserObject_t;
+
+typedef enum hipUserObjectFlags { hipUserObjectNoDestructorSync = 0x1 } hipUserObjectFlags;
+
+typedef enum hipUserObjectRetainFlags { hipGraphUserObjectMove = 0x1 } hipUserObjectRetainFlags;
+
+/* Kernel node attributes. */
+typedef enum hipKernelNodeAttrID {
+  hipKernelNodeAttributeAccessPolicyWindow = 1,
+  hipKernelNodeAttributeCooperative = 2
+} hipKernelNodeAttrID;
+
+typedef enum hipAccessProperty {
+  hipAccessPropertyNormal = 0,
+  hipAccessPropertyStreaming = 1,
+  hipAccessPropertyPersisting = 2
+} hipAccessProperty;
+
+typedef struct hipAccessPolicyWindow {
+  void* base_ptr;
+  hipAccessProperty hitProp;
+  float hitRatio;
+  hipAccessProperty missProp;
+  size_t num_bytes;
+} hipAccessPolicyWindow;
+
+typedef union hipKernelNodeAttrValue {
+  hipAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+} hipKernelNodeAttrValue;
+
+/* Batch memory operation nodes. */
+typedef struct hipBatchMemOpNodeParams {
+  hipCtx_t ctx;
+  unsigned int count;
+  hipStreamBatchMemOpParams* paramArray;
+  unsigned int flags;
+} hipBatchMemOpNodeParams;
+
+/* Edges with data (hipStreamBeginCaptureToGraph). */
+typedef enum hipGraphDependencyType {
+  hipGraphDependencyTypeDefault = 0,
+  hipGraphDependencyTypeProgrammatic = 1
+} hipGraphDependencyType;
+
+typedef struct hipGraphEdgeData {
+  unsigned char from_port;
+  unsigned char reserved[5];
+  unsigned char to_port;
+  unsigned char type;
+} hipGraphEdgeData;
+
+/* Generic node parameters (hipGraphAddNode). */
+typedef struct hipMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  hipMemcpy3DParms copyParams;
+} hipMemcpyNodeParams;
+
+typedef struct hipChildGraphNodeParams {
+  hipGraph_t graph;
+} hipChildGraphNodeParams;
+
+typedef struct hipEventWaitNodeParams {
+  hipEvent_t event;
+} hipEventWaitNodeParams;
+
+typedef struct hipEventRecordNodeParams {
+  hipEvent_t event;
+} hipEventRecordNodeParams;
+
+typedef struct hipMemFreeNodeParams {
+  void* dptr;
+} hipMemFreeNodeParams;
+
+typedef struct hipGraphNodeParams {
+  hipGraphNodeType type;
+  int reserved0[3];
+  STREAMHAL_ANONYMOUS_UNION {
+    long long reserved1[29];
+    hipKernelNodeParams kernel;
+    hipMemcpyNodeParams memcpy;
+    hipMemsetParams memset;
+    hipHostNodeParams host;
+    hipChildGraphNodeParams graph;
+    hipEventWaitNodeParams eventWait;
+    hipEventRecordNodeParams eventRecord;
+    hipExternalSemaphoreSignalNodeParams extSemSignal;
+    hipExternalSemaphoreWaitNodeParams extSemWait;
+    hipMemAllocNodeParams alloc;
+    hipMemFreeNodeParams free;
+  };
+  long long reserved2;
+} hipGraphNodeParams;
+
+/* Sparse array mapping (hipMemMapArrayAsync). */
+typedef enum hipMemOperationType {
+  hipMemOperationTypeMap = 0x1,
+  hipMemOperationTypeUnmap = 0x2
+} hipMemOperationType;
+
+typedef enum hipMemHandleType { hipMemHandleTypeGeneric = 0x0 } hipMemHandleType;
+
+typedef enum hipArraySparseSubresourceType {
+  hipArraySparseSubresourceTypeSparseLevel = 0x0,
+  hipArraySparseSubresourceTypeMiptail = 0x1
+} hipArraySparseSubresourceType;
+
+typedef struct hipArrayMapInfo {
+  hipResourceType resourceType;
+  union {
+    hipMipmappedArray mipmap;
+    hipArray_t array;
+  } resource;
+  hipArraySparseSubresourceType subresourceType;
+  union {
+    struct {
+      unsigned int level;
+      unsigned int layer;
+      unsigned int offsetX;
+      unsigned int offsetY;
+      unsigned int offsetZ;
+      unsigned int extentWidth;
+      unsigned int extentHeight;
+      unsigned int extentDepth;
+    } sparseLevel;
+    struct {
+      unsigned int layer;
+      unsigned long long offset;
+      unsigned long long size;
+    } miptail;
+  } subresource;
+  hipMemOperationType memOperationType;
+  hipMemHandleType memHandleType;
+  union {
+    hipMemGenericAllocationHandle_t memHandle;
+  } memHandle;
+  unsigned long long offset;
+  unsigned int deviceBitMask;
+  unsigned int flags;
+  unsigned int reserved[2];
+} hipArrayMapInfo;
 
 /* ========================================================================= */
 /* Entry points                                                               */
@@ -1061,6 +1364,12 @@ hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int valu
 hipError_t hipFuncSetCacheConfig(const void* func, hipFuncCache_t config);
 hipError_t hipFuncSetSharedMemConfig(const void* func, hipSharedMemConfig config);
 hipError_t hipGetFuncBySymbol(hipFunction_t* functionPtr, const void* symbolPtr);
+/* The launch configuration stack of old hipcc code (hipConfigureCall,
+ * hipSetupArgument, hipLaunchByPtr): not implemented yet. */
+hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem STREAMHAL_HIP_DEFAULT(0),
+                            hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipSetupArgument(const void* arg, size_t size, size_t offset);
+hipError_t hipLaunchByPtr(const void* func);
 
 /* Arguments come either as kernelParams (one pointer per parameter) or as an
  * `extra` array built from the HIP_LAUNCH_PARAM_* keys. */
@@ -1207,6 +1516,7 @@ hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop);
 hipError_t hipMalloc(void** ptr, size_t size);
 hipError_t hipFree(void* ptr);
 hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
+hipError_t hipMalloc3D(hipPitchedPtr* pitchedDevPtr, hipExtent extent);
 hipError_t hipMemAllocPitch(hipDeviceptr_t* dptr, size_t* pitch, size_t widthInBytes, size_t height,
                             unsigned int elementSizeBytes);
 hipError_t hipMallocManaged(void** dev_ptr, size_t size,
@@ -1291,6 +1601,13 @@ hipError_t hipMemcpyHtoAAsync(hipArray_t dstArray, size_t dstOffset, const void*
 hipError_t hipMemcpyAtoH(void* dst, hipArray_t srcArray, size_t srcOffset, size_t count);
 hipError_t hipMemcpyAtoHAsync(void* dstHost, hipArray_t srcArray, size_t srcOffset,
                               size_t ByteCount, hipStream_t stream);
+hipError_t hipMemcpyAtoA(hipArray_t dstArray, size_t dstOffset, hipArray_t srcArray,
+                         size_t srcOffset, size_t ByteCount);
+hipError_t hipMemcpyAtoD(hipDeviceptr_t dstDevice, hipArray_t srcArray, size_t srcOffset,
+                         size_t ByteCount);
+hipError_t hipMemcpyDtoA(hipArray_t dstArray, size_t dstOffset, hipDeviceptr_t srcDevice,
+                         size_t ByteCount);
+hipError_t hipGetChannelDesc(hipChannelFormatDesc* desc, hipArray_const_t array);
 
 /* Texture and surface objects ------------------------------------------------------------ */
 
@@ -1445,6 +1762,108 @@ hipError_t hipTexRefSetFilterMode(textureReference* texRef, enum hipTextureFilte
 hipError_t hipTexRefSetFlags(textureReference* texRef, unsigned int Flags);
 hipError_t hipTexRefSetFormat(textureReference* texRef, hipArray_Format fmt,
                               int NumPackedComponents);
+hipError_t hipTexRefSetAddress(size_t* ByteOffset, textureReference* texRef, hipDeviceptr_t dptr,
+                               size_t bytes);
+hipError_t hipTexRefSetAddress2D(textureReference* texRef, const HIP_ARRAY_DESCRIPTOR* desc,
+                                 hipDeviceptr_t dptr, size_t Pitch);
+hipError_t hipTexRefSetBorderColor(textureReference* texRef, float* pBorderColor);
+hipError_t hipTexRefSetMaxAnisotropy(textureReference* texRef, unsigned int maxAniso);
+hipError_t hipTexRefSetMipmapFilterMode(textureReference* texRef, enum hipTextureFilterMode fm);
+hipError_t hipTexRefSetMipmapLevelBias(textureReference* texRef, float bias);
+hipError_t hipTexRefSetMipmapLevelClamp(textureReference* texRef, float minMipMapLevelClamp,
+                                        float maxMipMapLevelClamp);
+hipError_t hipTexRefSetMipmappedArray(textureReference* texRef,
+                                      struct hipMipmappedArray* mipmappedArray, unsigned int Flags);
+hipError_t hipTexRefGetAddress(hipDeviceptr_t* dev_ptr, const textureReference* texRef);
+hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode* pam, const textureReference* texRef,
+                                   int dim);
+hipError_t hipTexRefGetArray(hipArray_t* pArray, const textureReference* texRef);
+hipError_t hipTexRefGetBorderColor(float* pBorderColor, const textureReference* texRef);
+hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode* pfm, const textureReference* texRef);
+hipError_t hipTexRefGetFlags(unsigned int* pFlags, const textureReference* texRef);
+hipError_t hipTexRefGetFormat(hipArray_Format* pFormat, int* pNumChannels,
+                              const textureReference* texRef);
+hipError_t hipTexRefGetMaxAnisotropy(int* pmaxAnsio, const textureReference* texRef);
+hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t* pArray, const textureReference* texRef);
+hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode* pfm,
+                                        const textureReference* texRef);
+hipError_t hipTexRefGetMipmapLevelBias(float* pbias, const textureReference* texRef);
+hipError_t hipTexRefGetMipmapLevelClamp(float* pminMipmapLevelClamp, float* pmaxMipmapLevelClamp,
+                                        const textureReference* texRef);
+hipError_t hipBindTexture(size_t* offset, const textureReference* tex, const void* devPtr,
+                          const hipChannelFormatDesc* desc,
+                          size_t size STREAMHAL_HIP_DEFAULT(UINT_MAX));
+hipError_t hipBindTexture2D(size_t* offset, const textureReference* tex, const void* devPtr,
+                            const hipChannelFormatDesc* desc, size_t width, size_t height,
+                            size_t pitch);
+hipError_t hipBindTextureToArray(const textureReference* tex, hipArray_const_t array,
+                                 const hipChannelFormatDesc* desc);
+hipError_t hipBindTextureToMipmappedArray(const textureReference* tex,
+                                          hipMipmappedArray_const_t mipmappedArray,
+                                          const hipChannelFormatDesc* desc);
+hipError_t hipUnbindTexture(const textureReference* tex);
+hipError_t hipGetTextureAlignmentOffset(size_t* offset, const textureReference* texref);
+hipError_t hipGetTextureReference(const textureReference** texref, const void* symbol);
+
+/* Mipmapped arrays ------------------------------------------------------------------------ */
+
+hipError_t hipMallocMipmappedArray(hipMipmappedArray_t* mipmappedArray,
+                                   const struct hipChannelFormatDesc* desc, struct hipExtent extent,
+                                   unsigned int numLevels,
+                                   unsigned int flags STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray);
+hipError_t hipGetMipmappedArrayLevel(hipArray_t* levelArray,
+                                     hipMipmappedArray_const_t mipmappedArray, unsigned int level);
+hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t* pHandle,
+                                   HIP_ARRAY3D_DESCRIPTOR* pMipmappedArrayDesc,
+                                   unsigned int numMipmapLevels);
+hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray);
+hipError_t hipMipmappedArrayGetLevel(hipArray_t* pLevelArray, hipMipmappedArray_t hMipMappedArray,
+                                     unsigned int level);
+hipError_t hipMemMapArrayAsync(hipArrayMapInfo* mapInfoList, unsigned int count,
+                               hipStream_t stream);
+
+/* External memory and semaphores ---------------------------------------------------------- */
+
+hipError_t hipImportExternalMemory(hipExternalMemory_t* extMem_out,
+                                   const hipExternalMemoryHandleDesc* memHandleDesc);
+hipError_t hipExternalMemoryGetMappedBuffer(void** devPtr, hipExternalMemory_t extMem,
+                                            const hipExternalMemoryBufferDesc* bufferDesc);
+hipError_t hipExternalMemoryGetMappedMipmappedArray(
+    hipMipmappedArray_t* mipmap, hipExternalMemory_t extMem,
+    const hipExternalMemoryMipmappedArrayDesc* mipmapDesc);
+hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem);
+hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t* extSem_out,
+                                      const hipExternalSemaphoreHandleDesc* semHandleDesc);
+hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t* extSemArray,
+                                            const hipExternalSemaphoreSignalParams* paramsArray,
+                                            unsigned int numExtSems,
+                                            hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t* extSemArray,
+                                          const hipExternalSemaphoreWaitParams* paramsArray,
+                                          unsigned int numExtSems,
+                                          hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem);
+
+/* Inter-process communication ------------------------------------------------------------- */
+
+hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t* handle, void* devPtr);
+hipError_t hipIpcOpenMemHandle(void** devPtr, hipIpcMemHandle_t handle, unsigned int flags);
+hipError_t hipIpcCloseMemHandle(void* devPtr);
+hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t* handle, hipEvent_t event);
+hipError_t hipIpcOpenEventHandle(hipEvent_t* event, hipIpcEventHandle_t handle);
+
+/* Graphics interop ------------------------------------------------------------------------ */
+
+hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t* resources,
+                                   hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t* array, hipGraphicsResource_t resource,
+                                                unsigned int arrayIndex, unsigned int mipLevel);
+hipError_t hipGraphicsResourceGetMappedPointer(void** devPtr, size_t* size,
+                                               hipGraphicsResource_t resource);
+hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t* resources,
+                                     hipStream_t stream STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource);
 
 /* Graphs and stream capture ---------------------------------------------------------------- */
 
@@ -1526,6 +1945,43 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void* dst, const v
 hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node,
                                              void* dst, const void* src, size_t count,
                                              hipMemcpyKind kind);
+hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                         const hipGraphNode_t* pDependencies,
+                                         size_t numDependencies, const void* symbol,
+                                         const void* src, size_t count, size_t offset,
+                                         hipMemcpyKind kind);
+hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                           const hipGraphNode_t* pDependencies,
+                                           size_t numDependencies, void* dst, const void* symbol,
+                                           size_t count, size_t offset, hipMemcpyKind kind);
+hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void* symbol,
+                                               const void* src, size_t count, size_t offset,
+                                               hipMemcpyKind kind);
+hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void* dst, const void* symbol,
+                                                 size_t count, size_t offset, hipMemcpyKind kind);
+hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                                   const void* symbol, const void* src,
+                                                   size_t count, size_t offset, hipMemcpyKind kind);
+hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                                     void* dst, const void* symbol, size_t count,
+                                                     size_t offset, hipMemcpyKind kind);
+/* The driver-style forms: HIP_MEMCPY3D descriptors and a context, which
+ * must be a live context (the node works in the graph's context). */
+hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
+                                    const hipGraphNode_t* dependencies, size_t numDependencies,
+                                    const HIP_MEMCPY3D* copyParams, hipCtx_t ctx);
+hipError_t hipDrvGraphMemcpyNodeGetParams(hipGraphNode_t hNode, HIP_MEMCPY3D* nodeParams);
+hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t hNode, const HIP_MEMCPY3D* nodeParams);
+hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                              const HIP_MEMCPY3D* copyParams, hipCtx_t ctx);
+hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
+                                    const hipGraphNode_t* dependencies, size_t numDependencies,
+                                    const hipMemsetParams* memsetParams, hipCtx_t ctx);
+hipError_t hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                              const hipMemsetParams* memsetParams, hipCtx_t ctx);
+hipError_t hipDrvGraphAddMemFreeNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
+                                     const hipGraphNode_t* dependencies, size_t numDependencies,
+                                     hipDeviceptr_t dptr);
 hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams* pNodeParams);
 hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams* pNodeParams);
 hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
@@ -1554,8 +2010,6 @@ hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t* event_
 hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event);
 hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
                                              hipEvent_t event);
-/* Memory alloc/free nodes wait for stream-ordered allocation: they return
- * hipErrorNotSupported. */
 hipError_t hipGraphAddMemAllocNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
                                    const hipGraphNode_t* pDependencies, size_t numDependencies,
                                    hipMemAllocNodeParams* pNodeParams);
@@ -1569,6 +2023,65 @@ hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNod
 hipError_t hipGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
                                   unsigned int* isEnabled);
 hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char* path, unsigned int flags);
+/* Graph memory is not cached: the reserved amounts equal the used ones, and
+ * trimming has nothing to return. */
+hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void* value);
+hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void* value);
+hipError_t hipDeviceGraphMemTrim(int device);
+hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph,
+                                        const hipGraphNode_t* dependencies,
+                                        const hipGraphEdgeData* dependencyData,
+                                        size_t numDependencies, hipStreamCaptureMode mode);
+hipError_t hipGraphAddNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                           const hipGraphNode_t* pDependencies, size_t numDependencies,
+                           hipGraphNodeParams* nodeParams);
+hipError_t hipGraphNodeSetParams(hipGraphNode_t node, hipGraphNodeParams* nodeParams);
+hipError_t hipGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t node,
+                                     hipGraphNodeParams* nodeParams);
+hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
+                                          hipKernelNodeAttrValue* value);
+hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
+                                          const hipKernelNodeAttrValue* value);
+hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t hSrc, hipGraphNode_t hDst);
+hipError_t hipGraphAddBatchMemOpNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
+                                     const hipGraphNode_t* dependencies, size_t numDependencies,
+                                     const hipBatchMemOpNodeParams* nodeParams);
+hipError_t hipGraphBatchMemOpNodeGetParams(hipGraphNode_t hNode,
+                                           hipBatchMemOpNodeParams* nodeParams_out);
+hipError_t hipGraphBatchMemOpNodeSetParams(hipGraphNode_t hNode,
+                                           hipBatchMemOpNodeParams* nodeParams);
+hipError_t hipGraphExecBatchMemOpNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                               const hipBatchMemOpNodeParams* nodeParams);
+hipError_t hipGraphAddExternalSemaphoresSignalNode(
+    hipGraphNode_t* pGraphNode, hipGraph_t graph, const hipGraphNode_t* pDependencies,
+    size_t numDependencies, const hipExternalSemaphoreSignalNodeParams* nodeParams);
+hipError_t hipGraphAddExternalSemaphoresWaitNode(
+    hipGraphNode_t* pGraphNode, hipGraph_t graph, const hipGraphNode_t* pDependencies,
+    size_t numDependencies, const hipExternalSemaphoreWaitNodeParams* nodeParams);
+hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(
+    hipGraphNode_t hNode, hipExternalSemaphoreSignalNodeParams* params_out);
+hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(
+    hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams* nodeParams);
+hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(
+    hipGraphNode_t hNode, hipExternalSemaphoreWaitNodeParams* params_out);
+hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(
+    hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams* nodeParams);
+hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+    const hipExternalSemaphoreSignalNodeParams* nodeParams);
+hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+    const hipExternalSemaphoreWaitNodeParams* nodeParams);
+hipError_t hipUserObjectCreate(hipUserObject_t* object_out, void* ptr, hipHostFn_t destroy,
+                               unsigned int initialRefcount, unsigned int flags);
+hipError_t hipUserObjectRelease(hipUserObject_t object,
+                                unsigned int count STREAMHAL_HIP_DEFAULT(1));
+hipError_t hipUserObjectRetain(hipUserObject_t object, unsigned int count STREAMHAL_HIP_DEFAULT(1));
+hipError_t hipGraphRetainUserObject(hipGraph_t graph, hipUserObject_t object,
+                                    unsigned int count STREAMHAL_HIP_DEFAULT(1),
+                                    unsigned int flags STREAMHAL_HIP_DEFAULT(0));
+hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t object,
+                                     unsigned int count STREAMHAL_HIP_DEFAULT(1));
 
 /* Errors ----------------------------------------------------------------------------------- */
 
@@ -1587,6 +2100,13 @@ hipError_t hipDrvGetErrorString(hipError_t hipError, const char** errorString);
 
 #ifdef __cplusplus
 } /* extern "C" */
+
+/* The runtime's initialiser as AMD's header declares it: C++ only, in this
+ * namespace, so it is no C entry point (hipGetProcAddress does not list it).
+ * It initialises HIP as hipInit(0) does. */
+namespace hip_impl {
+hipError_t hip_init();
+}  // namespace hip_impl
 #endif
 
 /* ------------------------------------------------------------------------- */

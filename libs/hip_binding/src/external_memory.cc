@@ -1,0 +1,59 @@
+// Memory of other APIs (hipImportExternalMemory, hipExternalMemoryGetMappedBuffer,
+// hipExternalMemoryGetMappedMipmappedArray, hipDestroyExternalMemory);
+// core/external_memory.h has the rules.
+#include "core/external_memory.h"
+
+#include <hip/hip_runtime_api.h>
+
+#include "call.h"
+#include "core/handle.h"
+
+using streamhal::HandleOut;
+using streamhal::HandleValue;
+using streamhal::hip::RuntimeCall;
+
+extern "C" {
+
+hipError_t hipImportExternalMemory(hipExternalMemory_t* ext_mem_out,
+                                   const hipExternalMemoryHandleDesc* desc) {
+  return RuntimeCall([&] {
+    streamhal::ExternalMemoryDesc core;
+    if (desc != nullptr) {
+      // The type is read as an int: a C caller may pass any value.
+      __builtin_memcpy(&core.type, &desc->type, sizeof(core.type));
+      core.fd = desc->handle.fd;
+      core.size = desc->size;
+      core.flags = desc->flags;
+    }
+    return streamhal::ImportExternalMemory(HandleOut(ext_mem_out),
+                                           desc != nullptr ? &core : nullptr);
+  });
+}
+
+hipError_t hipExternalMemoryGetMappedBuffer(void** dev_ptr, hipExternalMemory_t ext_mem,
+                                            const hipExternalMemoryBufferDesc* desc) {
+  return RuntimeCall([&] {
+    if (desc == nullptr) {
+      return streamhal::ExternalMemoryGetMappedBuffer(nullptr, HandleValue(ext_mem), 0, 0, 0);
+    }
+    uint64_t value = 0;
+    absl::Status status = streamhal::ExternalMemoryGetMappedBuffer(
+        dev_ptr != nullptr ? &value : nullptr, HandleValue(ext_mem), desc->offset, desc->size,
+        desc->flags);
+    if (status.ok()) *dev_ptr = reinterpret_cast<void*>(static_cast<uintptr_t>(value));
+    return status;
+  });
+}
+
+hipError_t hipExternalMemoryGetMappedMipmappedArray(hipMipmappedArray_t*,
+                                                    hipExternalMemory_t ext_mem,
+                                                    const hipExternalMemoryMipmappedArrayDesc*) {
+  return RuntimeCall(
+      [&] { return streamhal::ExternalMemoryGetMappedMipmappedArray(HandleValue(ext_mem)); });
+}
+
+hipError_t hipDestroyExternalMemory(hipExternalMemory_t ext_mem) {
+  return RuntimeCall([&] { return streamhal::DestroyExternalMemory(HandleValue(ext_mem)); });
+}
+
+}  // extern "C"
