@@ -289,10 +289,6 @@ TEST_F(ExternalMemoryConformance, HipImportsAndMapsTheSameWay) {
   buffer.size = vulkan_.size();  // past the end from offset 4096
   void* too_far = nullptr;
   EXPECT_HIP(hipErrorInvalidValue, hipExternalMemoryGetMappedBuffer(&too_far, external, &buffer));
-  hipMipmappedArray_t mipmap = nullptr;
-  hipExternalMemoryMipmappedArrayDesc mipmap_desc{};
-  EXPECT_HIP(hipErrorNotSupported,
-             hipExternalMemoryGetMappedMipmappedArray(&mipmap, external, &mipmap_desc));
   EXPECT_HIP(hipSuccess, hipDestroyExternalMemory(external));
   EXPECT_HIP(hipErrorInvalidHandle, hipDestroyExternalMemory(external));
   EXPECT_HIP(hipSuccess, hipFree(data));
@@ -310,6 +306,11 @@ TEST_F(ExternalMemoryConformance, MipmappedArraysAreNotSupported) {
   CUmipmappedArray mipmap = nullptr;
   EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
             cuExternalMemoryGetMappedMipmappedArray(&mipmap, external, &mipmap_desc));
+  hipMipmappedArray_t hip_mipmap = nullptr;
+  hipExternalMemoryMipmappedArrayDesc hip_desc{};
+  EXPECT_HIP(hipErrorNotSupported,
+             hipExternalMemoryGetMappedMipmappedArray(
+                 &hip_mipmap, reinterpret_cast<hipExternalMemory_t>(external), &hip_desc));
   EXPECT_CU(CUDA_SUCCESS, cuDestroyExternalMemory(external));
 }
 

@@ -475,6 +475,11 @@ absl::StatusOr<std::unique_ptr<MemoryAllocator>> MemoryAllocator::Create(
       std::make_unique<MemoryPool>(allocator.get(), static_cast<uint32_t>(device_type), map_device,
                                    std::min(config.device_block_size, config.max_allocation_size),
                                    config.exportable_device_memory);
+  if (config.exportable_device_memory) {
+    allocator->device_private_ = std::make_unique<MemoryPool>(
+        allocator.get(), static_cast<uint32_t>(device_type), map_device,
+        std::min(config.device_block_size, config.max_allocation_size));
+  }
   if (pinned_type >= 0) {
     allocator->pinned_ = std::make_unique<MemoryPool>(
         allocator.get(), static_cast<uint32_t>(pinned_type), /*map=*/true,
@@ -502,6 +507,7 @@ MemoryAllocator::MemoryAllocator(const AllocatorConfig& config) : config_(config
 
 MemoryAllocator::~MemoryAllocator() {
   device_.reset();
+  device_private_.reset();
   pinned_.reset();
 }
 
@@ -580,7 +586,7 @@ void MemoryAllocator::ReleaseBlockBytes(uint32_t heap, uint64_t bytes, bool cach
 }
 
 void MemoryAllocator::ReleaseCachedBlocks(uint32_t heap) {
-  for (MemoryPool* pool : {device_.get(), pinned_.get()}) {
+  for (MemoryPool* pool : {device_.get(), device_private_.get(), pinned_.get()}) {
     if (pool != nullptr && HeapOfType(pool->memory_type()) == heap) pool->ReleaseEmptyBlocks();
   }
 }
@@ -695,12 +701,15 @@ void MemoryAllocator::DestroyBlock(std::unique_ptr<MemoryBlock> block) {
 }
 
 absl::StatusOr<std::unique_ptr<VulkanAllocation>> MemoryAllocator::Allocate(uint64_t size,
-                                                                            MemoryKind kind) {
+                                                                            MemoryKind kind,
+                                                                            bool shareable) {
   if (size == 0) return Error(ErrorCode::kInvalidValue, "allocation of 0 bytes");
   if (kind == MemoryKind::kHostPinned && pinned_ == nullptr) {
     return Error(ErrorCode::kNotSupported, "the device has no host-visible coherent memory");
   }
-  MemoryPool& pool = this->pool(kind);
+  MemoryPool& pool = kind == MemoryKind::kDevice && !shareable && device_private_ != nullptr
+                         ? *device_private_
+                         : this->pool(kind);
   uint64_t rounded = 0;
   if (!AlignUp(size, config_.alignment, &rounded) || rounded > config_.max_allocation_size) {
     return Error(ErrorCode::kOutOfMemory, "allocation of ", size,

@@ -295,7 +295,10 @@ class MemoryAllocator {
 
   // `size` > 0. Out of memory, or a request above maxMemoryAllocationSize or
   // the heap, is kOutOfMemory; nothing allocated before is affected.
-  absl::StatusOr<std::unique_ptr<VulkanAllocation>> Allocate(uint64_t size, MemoryKind kind);
+  // `shareable` false: device memory that is never exported (array images,
+  // whose memory would otherwise have to declare the export handle type).
+  absl::StatusOr<std::unique_ptr<VulkanAllocation>> Allocate(uint64_t size, MemoryKind kind,
+                                                             bool shareable = true);
 
   // cuMemHostRegister through VK_EXT_external_memory_host: the pages covering
   // [pointer, pointer + size) are imported; the allocation's host pointer is
@@ -386,6 +389,8 @@ class MemoryAllocator {
   const AllocatorConfig config_;
   uint32_t buffer_memory_type_bits_ = 0;
   std::unique_ptr<MemoryPool> device_;
+  // Device memory that is never exported, where device_ is exportable.
+  std::unique_ptr<MemoryPool> device_private_;
   std::unique_ptr<MemoryPool> pinned_;
   PFN_vkGetMemoryHostPointerPropertiesEXT get_host_pointer_properties_ = nullptr;
   PFN_vkGetMemoryFdKHR get_memory_fd_ = nullptr;

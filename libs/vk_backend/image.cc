@@ -157,7 +157,8 @@ absl::StatusOr<std::unique_ptr<VulkanImage>> VulkanImage::Create(VulkanDevice* d
   const uint64_t alignment = std::max<uint64_t>(requirements.alignment, granularity);
   const uint64_t padded =
       (requirements.size + alignment - 1 + granularity - 1) / granularity * granularity;
-  SH_ASSIGN_OR_RETURN(image->memory_, allocator.Allocate(padded, MemoryKind::kDevice));
+  SH_ASSIGN_OR_RETURN(image->memory_,
+                      allocator.Allocate(padded, MemoryKind::kDevice, /*shareable=*/false));
   const uint64_t base = image->memory_->buffer_offset();
   const uint64_t offset = (base + alignment - 1) / alignment * alignment;
   SH_VK_RETURN_IF_ERROR(
