@@ -1,5 +1,7 @@
 #include "conformance_util.h"
 
+#include <dirent.h>
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -189,6 +191,15 @@ int RunChildProcess(const char* name, int argc, char** argv) {
   auto it = Children().find(name);
   if (it == Children().end()) return 127;
   return it->second(argc, argv);
+}
+
+int OpenDescriptorCount() {
+  int count = 0;
+  if (DIR* dir = opendir("/proc/self/fd")) {
+    while (readdir(dir) != nullptr) ++count;
+    closedir(dir);
+  }
+  return count;
 }
 
 int SpawnChild(const char* name, const std::vector<std::string>& args,

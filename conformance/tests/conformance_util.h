@@ -67,6 +67,10 @@ class UninitializedTest : public testing::Test {
   void TearDown() override;
 };
 
+// The number of descriptors this process has open (/proc/self/fd), for
+// tests that check a failed call leaked none.
+int OpenDescriptorCount();
+
 // Tests that share memory with another process run a child: the conformance
 // program itself, started as `streamhal-conformance --child NAME ARGS...`,
 // which runs the child registered under NAME and exits with its result.

@@ -5,7 +5,6 @@
 // own mapping, exports it as an opaque file descriptor; streamhal imports
 // it, a kernel changes it, and the plain Vulkan side reads the result.
 #include <cuda.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <hip/hip_runtime_api.h>
 #include <unistd.h>
@@ -20,15 +19,6 @@
 
 namespace streamhal::conformance {
 namespace {
-
-int OpenDescriptorCount() {
-  int count = 0;
-  if (DIR* dir = opendir("/proc/self/fd")) {
-    while (readdir(dir) != nullptr) ++count;
-    closedir(dir);
-  }
-  return count;
-}
 
 // A plain Vulkan device on the physical device that has `uuid`, and one
 // exportable, host-mapped memory object of `size` bytes.

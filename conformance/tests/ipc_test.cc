@@ -6,7 +6,6 @@
 // Handles of freed memory, of exited processes and forged ones do not open
 // and leave no descriptor behind.
 #include <cuda.h>
-#include <dirent.h>
 #include <hip/hip_runtime_api.h>
 #include <unistd.h>
 
@@ -45,16 +44,6 @@ bool FromHex(const std::string& hex, Handle* handle) {
     handle->reserved[i] = static_cast<char>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
   }
   return true;
-}
-
-// Open descriptors of this process.
-int OpenDescriptorCount() {
-  int count = 0;
-  if (DIR* dir = opendir("/proc/self/fd")) {
-    while (readdir(dir) != nullptr) ++count;
-    closedir(dir);
-  }
-  return count;
 }
 
 // Sets every element of `data` to data * scale + offset with the

@@ -39,6 +39,20 @@ struct ExternalMemoryDesc {
   unsigned flags = 0;
 };
 
+// CUDA_EXTERNAL_MEMORY_HANDLE_DESC or hipExternalMemoryHandleDesc (the same
+// fields) in core terms. The type is read as an int: a C caller may pass any
+// value, which the enumeration types of C++ cannot hold.
+template <typename ApiDesc>
+ExternalMemoryDesc ToExternalMemoryDesc(const ApiDesc& desc) {
+  ExternalMemoryDesc core;
+  static_assert(sizeof(desc.type) == sizeof(core.type), "an int-sized enumeration");
+  __builtin_memcpy(&core.type, &desc.type, sizeof(core.type));
+  core.fd = desc.handle.fd;
+  core.size = desc.size;
+  core.flags = desc.flags;
+  return core;
+}
+
 absl::Status ImportExternalMemory(HandleOut out, const ExternalMemoryDesc* desc);
 absl::Status ExternalMemoryGetMappedBuffer(uint64_t* dptr, uint64_t external, uint64_t offset,
                                            uint64_t size, unsigned flags);

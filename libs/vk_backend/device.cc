@@ -203,6 +203,19 @@ int HostCpuClockRateKhz() {
   return ClampToInt(static_cast<uint64_t>(std::llround(best_mhz * 1000.0)));
 }
 
+// What block buffers can do with memory of `handle_type`
+// (VK_EXTERNAL_MEMORY_FEATURE_*_BIT).
+VkExternalMemoryFeatureFlags BlockBufferFeatures(VkPhysicalDevice physical_device,
+                                                 VkExternalMemoryHandleTypeFlagBits handle_type) {
+  VkPhysicalDeviceExternalBufferInfo buffer_info = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+  buffer_info.usage = kBlockBufferUsage;
+  buffer_info.handleType = handle_type;
+  VkExternalBufferProperties external = {VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  vkGetPhysicalDeviceExternalBufferProperties(physical_device, &buffer_info, &external);
+  return external.externalMemoryProperties.externalMemoryFeatures;
+}
+
 }  // namespace
 
 VulkanDevice::VulkanDevice(std::shared_ptr<VulkanInstance> instance,
@@ -368,13 +381,8 @@ absl::Status VulkanDevice::Probe() {
   // is used only when such buffers can be imported.
   if (chain.has_external_memory_host &&
       chain.external_memory_host.minImportedHostPointerAlignment > 0) {
-    VkPhysicalDeviceExternalBufferInfo buffer_info = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
-    buffer_info.usage = kBlockBufferUsage;
-    buffer_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
-    VkExternalBufferProperties external = {VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
-    vkGetPhysicalDeviceExternalBufferProperties(physical_device_, &buffer_info, &external);
-    if ((external.externalMemoryProperties.externalMemoryFeatures &
+    if ((BlockBufferFeatures(physical_device_,
+                             VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT) &
          VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT) != 0) {
       f.external_memory_host = true;
       min_imported_host_pointer_alignment_ =
@@ -385,16 +393,11 @@ absl::Status VulkanDevice::Probe() {
   // cuIpcGetMemHandle shares device memory as an opaque descriptor: used
   // only when block buffers can be both exported and imported that way.
   if (HasExtension(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) {
-    VkPhysicalDeviceExternalBufferInfo buffer_info = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
-    buffer_info.usage = kBlockBufferUsage;
-    buffer_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-    VkExternalBufferProperties external = {VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
-    vkGetPhysicalDeviceExternalBufferProperties(physical_device_, &buffer_info, &external);
     constexpr VkExternalMemoryFeatureFlags kBoth =
         VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
     f.external_memory_fd =
-        (external.externalMemoryProperties.externalMemoryFeatures & kBoth) == kBoth;
+        (BlockBufferFeatures(physical_device_, VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT) &
+         kBoth) == kBoth;
   }
 
   const bool is_cpu = vk_properties_.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;

@@ -18,13 +18,7 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t* ext_mem_out,
                                    const hipExternalMemoryHandleDesc* desc) {
   return RuntimeCall([&] {
     streamhal::ExternalMemoryDesc core;
-    if (desc != nullptr) {
-      // The type is read as an int: a C caller may pass any value.
-      __builtin_memcpy(&core.type, &desc->type, sizeof(core.type));
-      core.fd = desc->handle.fd;
-      core.size = desc->size;
-      core.flags = desc->flags;
-    }
+    if (desc != nullptr) core = streamhal::ToExternalMemoryDesc(*desc);
     return streamhal::ImportExternalMemory(HandleOut(ext_mem_out),
                                            desc != nullptr ? &core : nullptr);
   });
