@@ -560,7 +560,7 @@ TEST(PtxImageTest, PtxTranslatesToOneSpirvModule) {
 TEST(PtxImageTest, UnsupportedPtxIsInvalidPtxWithTheLineInTheLog) {
   std::string error_log;
   const std::string text = std::string(".version 8.0\n.target sm_75\n.address_size 64\n") +
-                           ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tpopc.b32 %r0, %r1;\n}\n";
+                           ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tsad.u32 %r0, %r1, %r1, %r1;\n}\n";
   EXPECT_EQ(CodeOf(ParseImage(text.c_str(), std::nullopt, {}, &error_log)), ErrorCode::kInvalidPtx);
   EXPECT_THAT(error_log, HasSubstr("ptx line 7"));
 }
