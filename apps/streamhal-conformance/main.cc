@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "core/diagnostics.h"
 #include "gtest/gtest.h"
 #include "outcome_recorder.h"
+#include "vk_backend/instance.h"
 
 namespace streamhal::conformance {
 namespace {
@@ -291,6 +293,15 @@ int main(int argc, char** argv) {
   // A child process of a test (conformance_util.h).
   if (argc >= 3 && std::string(argv[1]) == "--child") {
     return streamhal::conformance::RunChildProcess(argv[2], argc - 3, argv + 3);
+  }
+  // Every test starts a fresh driver (cuInit ... cuHALDeinit), which would
+  // load and unload lavapipe and its LLVM each time; one instance held for
+  // the whole run keeps them loaded, as in a real program. It saves the
+  // reloads, and LeakSanitizer then sees no table leaked by LLVM's unload.
+  // Intentionally never destroyed; reachable from a static.
+  static auto* pinned = new std::shared_ptr<streamhal::vk::VulkanInstance>;
+  if (auto instance = streamhal::vk::VulkanInstance::Create(); instance.ok()) {
+    *pinned = *std::move(instance);
   }
   return streamhal::conformance::Run(argc, argv);
 }

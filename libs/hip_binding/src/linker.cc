@@ -14,16 +14,9 @@ using streamhal::hip::RuntimeCall;
 static_assert(sizeof(hipJitOption) == sizeof(int), "hipJitOption is an int-sized enum");
 static_assert(sizeof(hipJitInputType) == sizeof(int), "hipJitInputType is an int-sized enum");
 
-namespace {
-
-// hipJitInputType numbers its kinds as CUjitInputType and core do.
-int InputTypeValue(hipJitInputType type) {
-  int value = 0;
-  __builtin_memcpy(&value, &type, sizeof(value));  // any int, checked by core
-  return value;
-}
-
-}  // namespace
+// hipJitInputType numbers its kinds as CUjitInputType and core do. The type
+// is copied as an int, never loaded as the enumeration: a C caller may pass
+// any value, which C++ cannot hold in it.
 
 extern "C" {
 
@@ -39,8 +32,10 @@ hipError_t hipLinkCreate(unsigned int num_options, hipJitOption* options, void**
 hipError_t hipLinkAddData(hipLinkState_t state, hipJitInputType type, void* data, size_t size,
                           const char* name, unsigned int num_options, hipJitOption* options,
                           void** option_values) {
+  int type_value = 0;
+  __builtin_memcpy(&type_value, &type, sizeof(type_value));
   return RuntimeCall([&] {
-    return streamhal::LinkAddData(HandleValue(state), InputTypeValue(type), data, size, name,
+    return streamhal::LinkAddData(HandleValue(state), type_value, data, size, name,
                                   num_options, reinterpret_cast<const int*>(options), option_values,
                                   hipJitOptionNumOptions);
   });
@@ -48,8 +43,10 @@ hipError_t hipLinkAddData(hipLinkState_t state, hipJitInputType type, void* data
 
 hipError_t hipLinkAddFile(hipLinkState_t state, hipJitInputType type, const char* path,
                           unsigned int num_options, hipJitOption* options, void** option_values) {
+  int type_value = 0;
+  __builtin_memcpy(&type_value, &type, sizeof(type_value));
   return RuntimeCall([&] {
-    return streamhal::LinkAddFile(HandleValue(state), InputTypeValue(type), path, num_options,
+    return streamhal::LinkAddFile(HandleValue(state), type_value, path, num_options,
                                   reinterpret_cast<const int*>(options), option_values,
                                   hipJitOptionNumOptions);
   });
