@@ -5,8 +5,7 @@
 // hipCreateSurfaceObject, ...). Objects over arrays, linear and pitched
 // memory keep exactly the descriptors they were given; bad descriptors
 // and stale handles give the codes libs/core/texture.h documents. Kernels
-// cannot bind these objects yet (kernel ABI v2, docs/kernel-abi.md), so
-// the rows are partial.
+// that bind them are tested in texture_kernel_test.cc.
 #include <cuda.h>
 #include <hip/hip_runtime_api.h>
 
@@ -386,40 +385,6 @@ TEST_F(TextureConformance, SurfacesNeedLoadStoreArrays) {
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(memory));
   EXPECT_CU(CUDA_SUCCESS, cuArrayDestroy(ldst));
   EXPECT_CU(CUDA_SUCCESS, cuArrayDestroy(plain));
-}
-
-// Rows cuTexObjectCreate, hipCreateTextureObject and cuSurfObjectCreate
-// stay partial: the objects exist, but a kernel cannot declare a texture or
-// surface parameter yet. Such a module is refused at load with
-// CUDA_ERROR_NOT_SUPPORTED (and nothing is left behind), rather than
-// launched with a pipeline that lacks the binding.
-TEST_F(TextureConformance, KernelsCannotSampleTextureObjectsYet) {
-  ProvesLimitation();
-  static const char kSampleGlsl[] =
-      "#version 460\n"
-      "#extension GL_GOOGLE_include_directive : require\n"
-      "#define STREAMHAL_KERNEL_NAME sample\n"
-      "#include \"streamhal/kernel.glsl\"\n"
-      "layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;\n"
-      "layout(set = 2, binding = 0) uniform sampler2D tex;\n"
-      "layout(buffer_reference, std430) buffer Floats { float v[]; };\n"
-      "layout(push_constant) uniform Params { uint64_t tex_object; Floats out_values; } p;\n"
-      "void main() {\n"
-      "  p.out_values.v[gl_GlobalInvocationID.x] = texture(tex, vec2(0.5)).x;\n"
-      "}\n";
-  CUmodule module = nullptr;
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuModuleLoadData(&module, kSampleGlsl));
-  EXPECT_EQ(module, nullptr);
-  hipModule_t hip_module = nullptr;
-  EXPECT_HIP(hipErrorNotSupported, hipModuleLoadData(&hip_module, kSampleGlsl));
-  EXPECT_EQ(hip_module, nullptr);
-  // Kernels without textures load and run as before.
-  CUmodule plain = nullptr;
-  CUfunction add = LoadCudaKernel(kVectorAddGlsl, "vector_add", &plain);
-  EXPECT_NE(add, nullptr);
-  if (plain != nullptr) {
-    EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(plain));
-  }
 }
 
 }  // namespace

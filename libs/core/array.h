@@ -45,7 +45,7 @@ class Array : public Object {
   static constexpr ObjectKind kKind = ObjectKind::kArray;
 
   Array(Context* context, const ArrayDescriptor& desc, uint32_t element_bytes,
-        std::unique_ptr<BackendImage> image)
+        std::shared_ptr<BackendImage> image)
       : Object(kKind),
         context_(context),
         desc_(desc),
@@ -55,6 +55,9 @@ class Array : public Object {
   Context* context() const { return context_; }
   const ArrayDescriptor& desc() const { return desc_; }
   BackendImage* image() const { return image_.get(); }
+  // Texture and surface views share the image, so a view a pending launch
+  // binds outlives the array (docs/kernel-abi.md).
+  const std::shared_ptr<BackendImage>& shared_image() const { return image_; }
   // Bytes of one element (format size times channels).
   uint32_t element_bytes() const { return element_bytes_; }
   // The array as copies see it: rows of `width` elements, `rows()` rows a
@@ -66,7 +69,7 @@ class Array : public Object {
   Context* const context_;
   const ArrayDescriptor desc_;
   const uint32_t element_bytes_;
-  std::unique_ptr<BackendImage> image_;
+  const std::shared_ptr<BackendImage> image_;
 };
 
 // Bytes of one element of `format` with `channels` channels; 0 when CUDA

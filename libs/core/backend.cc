@@ -132,6 +132,11 @@ absl::StatusOr<std::unique_ptr<BackendImage>> BackendDevice::CreateImage(const I
   return Error(ErrorCode::kNotSupported, "this backend has no images (CUDA arrays)");
 }
 
+absl::StatusOr<std::shared_ptr<BackendResourceView>> BackendDevice::CreateResourceView(
+    std::shared_ptr<BackendImage>, const BindingViewDesc&) {
+  return Error(ErrorCode::kNotSupported, "this backend cannot bind textures or surfaces");
+}
+
 absl::Status BackendStream::RecordWait(BackendStream*, uint64_t) {
   return Error(ErrorCode::kNotSupported, "this backend cannot order streams");
 }

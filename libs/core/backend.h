@@ -205,6 +205,74 @@ struct ImageBufferSide {
   uint64_t slice_rows = 0;
 };
 
+// --- Texture and surface bindings (kernel ABI v2) ---
+
+// How a kernel declares a texture or surface parameter: a descriptor at set
+// 2, binding `binding` (the index of the parameter that holds the handle).
+enum class ResourceKind : uint8_t {
+  kSampledImage,  // sampler1D/2D/3D/Cube(Array): a texture object over an array
+  kStorageImage,  // image1D/2D/3D(Array): a surface object
+};
+
+// The dimensionality a view presents to the kernel.
+enum class ViewDimension : uint8_t {
+  k1D,
+  k2D,
+  k3D,
+  kCube,
+  k1DArray,
+  k2DArray,
+  kCubeArray,
+};
+
+// How the kernel reads the texels: floats (normalised integers included),
+// signed or unsigned integers.
+enum class TexelNumeric : uint8_t { kFloat, kSint, kUint };
+
+// The descriptor set of texture and surface parameters.
+inline constexpr uint32_t kResourceDescriptorSet = 2;
+
+struct ResourceBinding {
+  uint32_t binding = 0;
+  ResourceKind kind = ResourceKind::kSampledImage;
+};
+
+// The sampler of a texture view (CUDA_TEXTURE_DESC as Vulkan can express
+// it; core has mapped CUDA's rules onto these fields).
+enum class SamplerAddress : uint8_t { kWrap, kClamp, kMirror, kBorder };
+enum class BorderColor : uint8_t { kTransparentBlack, kOpaqueBlack, kOpaqueWhite };
+
+struct SamplerDesc {
+  std::array<SamplerAddress, 3> address = {SamplerAddress::kClamp, SamplerAddress::kClamp,
+                                           SamplerAddress::kClamp};
+  bool linear = false;
+  bool normalized_coordinates = false;
+  BorderColor border = BorderColor::kTransparentBlack;
+};
+
+// What a kernel binds for one texture or surface parameter: a view of an
+// image (the whole of level 0, or a range of its layers) and, for
+// textures, a sampler.
+struct BindingViewDesc {
+  ResourceKind kind = ResourceKind::kSampledImage;
+  ViewDimension dimension = ViewDimension::k2D;
+  // The texel format the view reads: the image's element type, or (for
+  // 8/16-bit integers read as normalised floats) its UNORM/SNORM form,
+  // `srgb` its sRGB form (8-bit unsigned, 4 channels).
+  TexelNumeric numeric = TexelNumeric::kFloat;
+  bool normalized = false;
+  bool srgb = false;
+  uint32_t first_layer = 0;
+  uint32_t layer_count = 1;
+  SamplerDesc sampler;  // kSampledImage only
+};
+
+// A view a launch binds; immutable. It keeps its image alive.
+class BackendResourceView {
+ public:
+  virtual ~BackendResourceView() = default;
+};
+
 // What the backend needs to launch one kernel; everything is validated by
 // core beforehand.
 struct KernelLayout {
@@ -220,6 +288,9 @@ struct KernelLayout {
   // Which block dimensions are specialization constants SpecId 0, 1, 2.
   std::array<bool, 3> block_dim_from_spec = {false, false, false};
   bool has_dynamic_shared_spec = false;  // SpecId 3
+  // Texture and surface parameters, by binding (set 2); empty for kernels
+  // without any, which launch exactly as v1 kernels.
+  std::vector<ResourceBinding> resources;
 };
 
 // A compiled SPIR-V module: a container for its kernels.
@@ -247,6 +318,10 @@ struct DispatchParams {
   // A cooperative launch: the device address of the grid barrier's words,
   // given to the kernel as SpecId 4 (low 32 bits) and 5 (high); 0 otherwise.
   uint64_t grid_barrier_address = 0;
+  // One view per entry of the kernel's KernelLayout::resources, in that
+  // order. The stream (or recording) keeps each alive until the work that
+  // uses it has completed.
+  const std::shared_ptr<BackendResourceView>* resources = nullptr;
 };
 
 // How a host thread waits for the device (CUDA's context scheduling flags and
@@ -457,6 +532,12 @@ class BackendDevice {
   // when the device cannot hold this format, shape or usage; kOutOfMemory
   // as Allocate. The memory counts against GetMemoryInfo's free bytes.
   virtual absl::StatusOr<std::unique_ptr<BackendImage>> CreateImage(const ImageDesc& desc);
+  // A view of `image` for kernels to bind (a texture with its sampler, or a
+  // surface). kNotSupported when the device cannot bind it (no such
+  // format feature, no push descriptors); kInvalidValue when `desc` does
+  // not fit the image.
+  virtual absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateResourceView(
+      std::shared_ptr<BackendImage> image, const BindingViewDesc& desc);
 
   virtual absl::StatusOr<std::unique_ptr<BackendStream>> CreateStream();
   // A recorder for work that streams of this device run with RecordExecute.

@@ -12,6 +12,7 @@
 #include "core/module.h"
 #include "core/status.h"
 #include "core/stream.h"
+#include "core/texture.h"
 #include "core/transfer.h"
 
 namespace streamhal {
@@ -237,6 +238,13 @@ absl::Status GraphExec::RecordNode(BackendRecorder& recorder, const Node& node) 
       dispatch.dynamic_shared_bytes = p.shared_bytes;
       dispatch.params = p.param_block.data();
       if (function->globals() != nullptr) dispatch.globals = function->globals()->backend.get();
+      // Textures and surfaces are bound as the graph is instantiated; the
+      // recording keeps their views.
+      LaunchResources resources;
+      if (!function->info().resources.empty()) {
+        SH_RETURN_IF_ERROR(ResolveLaunchResources(*function, p.param_block.data(), &resources));
+        dispatch.resources = resources.data();
+      }
       return recorder.RecordDispatch(dispatch);
     }
     case GraphNodeType::kMemset: {

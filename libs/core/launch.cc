@@ -14,6 +14,7 @@
 #include "core/status.h"
 #include "core/stream.h"
 #include "core/stream_capture.h"
+#include "core/texture.h"
 
 namespace streamhal {
 namespace {
@@ -121,6 +122,11 @@ absl::Status LaunchKernelIn(Context* context, uint64_t function_handle, const La
   dispatch.dynamic_shared_bytes = config.shared_bytes;
   dispatch.params = params;
   if (function->globals() != nullptr) dispatch.globals = function->globals()->backend.get();
+  LaunchResources resources;
+  if (!function->info().resources.empty()) {
+    SH_RETURN_IF_ERROR(ResolveLaunchResources(*function, params, &resources));
+    dispatch.resources = resources.data();
+  }
   if (!cooperative) {
     return stream->Record(
         [&](BackendStream* backend) { return backend->RecordDispatch(dispatch); });

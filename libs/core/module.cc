@@ -233,6 +233,9 @@ absl::Status LoadModule(Context* context, Module* module, LoadedImage image) {
       layout.uses_globals = kernel.uses_globals;
       layout.block_dim_from_spec = kernel.block_dim_from_spec;
       layout.has_dynamic_shared_spec = kernel.has_dynamic_shared_spec;
+      for (const ResourceParamInfo& resource : kernel.resources) {
+        layout.resources.push_back(ResourceBinding{resource.binding, resource.kind});
+      }
       SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendKernel> backend_kernel,
                           device->CreateKernel(backend_module.get(), layout));
       Allocation* kernel_globals = kernel.uses_globals ? globals : nullptr;

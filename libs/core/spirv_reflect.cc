@@ -593,6 +593,7 @@ class Reflector {
   absl::StatusOr<KernelInfo> ReflectKernel(const Instruction& entry_point,
                                            const std::optional<Dims>& builtin);
   absl::Status ReflectParams(uint32_t variable, KernelInfo& kernel);
+  absl::Status ReflectResource(uint32_t variable, KernelInfo& kernel);
   absl::Status ReflectGlobals(ModuleReflection& reflection);
 
   const TypeInfo* Type(uint32_t id) const {
@@ -793,6 +794,9 @@ absl::Status Reflector::BuildTypesAndConstants() {
       case spv::OpTypeStruct:
       case spv::OpTypePointer:
       case spv::OpTypeForwardPointer:
+      case spv::OpTypeImage:
+      case spv::OpTypeSampledImage:
+      case spv::OpTypeSampler:
         SH_RETURN_IF_ERROR(AddType(inst));
         break;
       case spv::OpConstant:
@@ -855,6 +859,13 @@ absl::Status Reflector::AddType(const Instruction& inst) {
   switch (inst.opcode) {
     case spv::OpTypeVoid:
       type.natural.error = type.extent.error = "void has no size";
+      break;
+    case spv::OpTypeImage:
+    case spv::OpTypeSampledImage:
+    case spv::OpTypeSampler:
+      // Opaque: only UniformConstant variables (textures and surfaces)
+      // hold them, and arrays of those, which reflection refuses by name.
+      type.natural.error = type.extent.error = "an image or sampler has no size";
       break;
     case spv::OpTypeBool:
       type.kind = TypeKind::kBool;
@@ -1485,6 +1496,7 @@ absl::StatusOr<KernelInfo> Reflector::ReflectKernel(const Instruction& entry_poi
   const absl::flat_hash_set<uint32_t> uses = StaticUses(function_id, interface_ids);
 
   std::vector<uint32_t> push_constants;
+  std::vector<uint32_t> resources;
   uint64_t static_shared = 0;
   for (uint32_t id : uses) {
     const Instruction* def = m_.Def(id);
@@ -1493,6 +1505,7 @@ absl::StatusOr<KernelInfo> Reflector::ReflectKernel(const Instruction& entry_poi
     if (def->opcode != spv::OpVariable) continue;
     const uint32_t storage_class = m_.Word(*def, 3);
     if (storage_class == spv::StorageClassPushConstant) push_constants.push_back(id);
+    if (storage_class == spv::StorageClassUniformConstant) resources.push_back(id);
     if (storage_class == spv::StorageClassWorkgroup) {
       const TypeInfo* pointer = Type(def->type_id);
       const TypeInfo* pointee = pointer != nullptr ? Type(pointer->element) : nullptr;
@@ -1517,7 +1530,167 @@ absl::StatusOr<KernelInfo> Reflector::ReflectKernel(const Instruction& entry_poi
   if (push_constants.size() == 1) {
     SH_RETURN_IF_ERROR(ReflectParams(push_constants[0], kernel));
   }
+  // In binding order, whatever order the uses were found in.
+  std::sort(resources.begin(), resources.end());
+  for (uint32_t variable : resources) SH_RETURN_IF_ERROR(ReflectResource(variable, kernel));
+  std::sort(
+      kernel.resources.begin(), kernel.resources.end(),
+      [](const ResourceParamInfo& a, const ResourceParamInfo& b) { return a.binding < b.binding; });
+  for (size_t i = 1; i < kernel.resources.size(); ++i) {
+    if (kernel.resources[i].binding == kernel.resources[i - 1].binding) {
+      return Invalid("kernel '", kernel.name, "' declares two textures or surfaces at binding ",
+                     kernel.resources[i].binding);
+    }
+  }
   return kernel;
+}
+
+// The CUarray_format and channel count of a SPIR-V image format; {0, 0}
+// for formats no CUDA array has.
+std::pair<uint32_t, uint32_t> ArrayFormatOf(uint32_t format) {
+  constexpr uint32_t kU8 = 0x01, kU16 = 0x02, kU32 = 0x03, kS8 = 0x08, kS16 = 0x09, kS32 = 0x0a,
+                     kHalf = 0x10, kFloat = 0x20;
+  switch (format) {
+    case spv::ImageFormatRgba32f:
+      return {kFloat, 4};
+    case spv::ImageFormatRg32f:
+      return {kFloat, 2};
+    case spv::ImageFormatR32f:
+      return {kFloat, 1};
+    case spv::ImageFormatRgba16f:
+      return {kHalf, 4};
+    case spv::ImageFormatRg16f:
+      return {kHalf, 2};
+    case spv::ImageFormatR16f:
+      return {kHalf, 1};
+    case spv::ImageFormatRgba32i:
+      return {kS32, 4};
+    case spv::ImageFormatRg32i:
+      return {kS32, 2};
+    case spv::ImageFormatR32i:
+      return {kS32, 1};
+    case spv::ImageFormatRgba16i:
+      return {kS16, 4};
+    case spv::ImageFormatRg16i:
+      return {kS16, 2};
+    case spv::ImageFormatR16i:
+      return {kS16, 1};
+    case spv::ImageFormatRgba8i:
+      return {kS8, 4};
+    case spv::ImageFormatRg8i:
+      return {kS8, 2};
+    case spv::ImageFormatR8i:
+      return {kS8, 1};
+    case spv::ImageFormatRgba32ui:
+      return {kU32, 4};
+    case spv::ImageFormatRg32ui:
+      return {kU32, 2};
+    case spv::ImageFormatR32ui:
+      return {kU32, 1};
+    case spv::ImageFormatRgba16ui:
+      return {kU16, 4};
+    case spv::ImageFormatRg16ui:
+      return {kU16, 2};
+    case spv::ImageFormatR16ui:
+      return {kU16, 1};
+    case spv::ImageFormatRgba8ui:
+      return {kU8, 4};
+    case spv::ImageFormatRg8ui:
+      return {kU8, 2};
+    case spv::ImageFormatR8ui:
+      return {kU8, 1};
+    default:
+      return {0, 0};
+  }
+}
+
+absl::Status Reflector::ReflectResource(uint32_t variable, KernelInfo& kernel) {
+  const Instruction* def = m_.Def(variable);
+  auto unsupported = [&](auto... what) {
+    return Error(ErrorCode::kNotSupported, "kernel '", kernel.name, "': ", NameOf(variable), " ",
+                 what...);
+  };
+  const Instruction* pointer = m_.Def(def->type_id);
+  const Instruction* type = pointer != nullptr && pointer->opcode == spv::OpTypePointer
+                                ? m_.Def(m_.Word(*pointer, 3))
+                                : nullptr;
+  if (type == nullptr) return Invalid("resource variable ", NameOf(variable), " has no type");
+  ResourceParamInfo resource;
+  const Instruction* image = type;
+  if (type->opcode == spv::OpTypeSampledImage) {
+    resource.kind = ResourceKind::kSampledImage;
+    image = m_.Def(m_.Word(*type, 2));
+  } else if (type->opcode == spv::OpTypeImage) {
+    resource.kind = ResourceKind::kStorageImage;
+  } else {
+    return unsupported(
+        "is not a combined sampler and texture or a storage image; separate samplers and ",
+        "arrays of textures are not supported");
+  }
+  if (image == nullptr || image->opcode != spv::OpTypeImage) {
+    return Invalid("resource variable ", NameOf(variable), " has no image type");
+  }
+  const uint32_t dim = m_.Word(*image, 3);
+  const bool depth = m_.Word(*image, 4) == 1;
+  const bool arrayed = m_.Word(*image, 5) != 0;
+  const bool multisampled = m_.Word(*image, 6) != 0;
+  const uint32_t sampled = m_.Word(*image, 7);
+  const uint32_t format = m_.Word(*image, 8);
+  if (format != spv::ImageFormatUnknown) {
+    resource.declares_format = true;
+    const std::pair<uint32_t, uint32_t> array = ArrayFormatOf(format);
+    resource.array_format = array.first;
+    resource.channels = array.second;
+  }
+  if (resource.kind == ResourceKind::kSampledImage ? sampled == 2 : sampled != 2) {
+    return unsupported("is an image that is neither sampled nor a storage image");
+  }
+  if (depth || multisampled) return unsupported("is a depth or multisampled image");
+  switch (dim) {
+    case spv::Dim1D:
+      resource.dimension = arrayed ? ViewDimension::k1DArray : ViewDimension::k1D;
+      break;
+    case spv::Dim2D:
+      resource.dimension = arrayed ? ViewDimension::k2DArray : ViewDimension::k2D;
+      break;
+    case spv::Dim3D:
+      if (arrayed) return Invalid("resource variable ", NameOf(variable), " is a 3-D array");
+      resource.dimension = ViewDimension::k3D;
+      break;
+    case spv::DimCube:
+      if (resource.kind == ResourceKind::kStorageImage) {
+        return unsupported("is a cube storage image");
+      }
+      resource.dimension = arrayed ? ViewDimension::kCubeArray : ViewDimension::kCube;
+      break;
+    default:
+      return unsupported("has a dimension (texel buffer, rectangle or subpass) that is not ",
+                         "supported");
+  }
+  const Instruction* component = m_.Def(m_.Word(*image, 2));
+  if (component != nullptr && component->opcode == spv::OpTypeInt) {
+    resource.numeric = m_.Word(*component, 3) != 0 ? TexelNumeric::kSint : TexelNumeric::kUint;
+  } else if (component == nullptr || component->opcode != spv::OpTypeFloat) {
+    return Invalid("resource variable ", NameOf(variable), " has no numeric texel type");
+  }
+  auto set = descriptor_sets_.find(variable);
+  auto binding = bindings_.find(variable);
+  if (set == descriptor_sets_.end() || set->second != kResourceDescriptorSet ||
+      binding == bindings_.end()) {
+    return Invalid("texture or surface ", NameOf(variable), " of '", kernel.name,
+                   "' must be decorated DescriptorSet 2 and a Binding (its parameter's index)");
+  }
+  resource.binding = binding->second;
+  if (resource.binding >= kernel.params.size() ||
+      kernel.params[resource.binding].kind != ParamKind::kScalar ||
+      kernel.params[resource.binding].is_float ||
+      kernel.params[resource.binding].scalar_bits != 64) {
+    return Invalid("texture or surface ", NameOf(variable), " of '", kernel.name,
+                   "' is at binding ", resource.binding, ", but parameter ", resource.binding,
+                   " is not a 64-bit integer (the texture or surface object)");
+  }
+  kernel.resources.push_back(resource);
+  return absl::OkStatus();
 }
 
 absl::Status Reflector::ReflectParams(uint32_t variable, KernelInfo& kernel) {
@@ -1593,13 +1766,6 @@ absl::Status Reflector::ReflectGlobals(ModuleReflection& reflection) {
   for (const Instruction& inst : m_.instructions()) {
     if (inst.function >= 0) break;
     if (inst.opcode != spv::OpVariable) continue;
-    // Samplers, images and texel buffers are texture and surface
-    // parameters of kernel ABI v2, which launches cannot bind yet: refuse
-    // them here rather than build a pipeline whose layout lacks them.
-    if (m_.Word(inst, 3) == spv::StorageClassUniformConstant) {
-      return Error(ErrorCode::kNotSupported, "SPIR-V module declares a sampler, image or texel ",
-                   "buffer; texture and surface parameters are not supported yet");
-    }
     const TypeInfo* pointer = Type(inst.type_id);
     const TypeInfo* block = pointer != nullptr ? Type(pointer->element) : nullptr;
     if (block == nullptr || block->kind != TypeKind::kStruct) continue;

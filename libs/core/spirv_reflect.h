@@ -25,6 +25,13 @@
 //    16 bytes. SpecId 0..3, when present, must be 32-bit integer spec constants.
 //  * Parameters: the members, in declaration order, of the push-constant block
 //    the entry point uses (at most one), at their Offset decorations.
+//  * Textures and surfaces (v2): a UniformConstant variable the kernel uses
+//    must be decorated DescriptorSet 2, Binding i, where parameter i is a
+//    64-bit integer (the CUtexObject/CUsurfObject), and be a sampled image
+//    (sampler1D/2D/3D/Cube and their arrays, float/int/uint) or a storage
+//    image (image1D/2D/3D and arrays). Separate samplers and images, texel
+//    buffers, multisampled and depth images, and arrays of them are
+//    kNotSupported.
 //  * Globals (cuModuleGetGlobal): the members of the storage buffer block whose
 //    struct type is named `streamhal_globals` (OpName); the variable must be
 //    decorated DescriptorSet 0, Binding 0.
@@ -67,6 +74,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "core/backend.h"
 
 namespace streamhal {
 
@@ -92,6 +100,22 @@ struct ParamInfo {
   bool is_signed = false;
   uint32_t scalar_bits = 0;
   uint32_t components = 0;  // vectors only
+};
+
+// A texture or surface parameter (kernel ABI v2): a descriptor at set 2,
+// binding `binding`, whose handle the kernel takes in parameter `binding`
+// (a 64-bit integer).
+struct ResourceParamInfo {
+  uint32_t binding = 0;
+  ResourceKind kind = ResourceKind::kSampledImage;
+  ViewDimension dimension = ViewDimension::k2D;
+  TexelNumeric numeric = TexelNumeric::kFloat;
+  // The texel format a storage image declares (layout(r32f) and the like),
+  // as a CUarray_format value and channel count; 0 and 0 when it declares
+  // none (any format) or one no CUDA array has (normalised formats).
+  uint32_t array_format = 0;
+  uint32_t channels = 0;
+  bool declares_format = false;
 };
 
 struct KernelInfo {
@@ -121,6 +145,9 @@ struct KernelInfo {
 
   // The kernel uses the streamhal_globals variable.
   bool uses_globals = false;
+
+  // Texture and surface parameters the kernel uses, by binding.
+  std::vector<ResourceParamInfo> resources;
 };
 
 struct GlobalInfo {

@@ -416,23 +416,76 @@ void main() { g_scale = 1.0; }
   EXPECT_EQ(ErrorCodeOf(reflection.status()), ErrorCode::kInvalidImage);
 }
 
-// Kernel ABI v2 texture and surface parameters cannot be bound yet: a
-// module with a sampler or image is refused, not launched without them.
-TEST_F(SpirvReflectTest, SamplersAndImagesAreNotSupportedYet) {
-  for (const char* declaration :
-       {"layout(set = 2, binding = 0) uniform sampler2D tex;\nfloat Read() { return "
-        "texture(tex, vec2(0.5)).x; }\n",
-        "layout(set = 2, binding = 0, r32f) uniform image2D img;\nfloat Read() { return "
-        "imageLoad(img, ivec2(0)).x; }\n"}) {
-    const std::vector<uint32_t> spv = Compile(std::string("#version 460\n") + declaration + R"(
+// Kernel ABI v2: a sampler or image at set 2, binding i is the texture or
+// surface of parameter i, which must be a 64-bit integer.
+TEST_F(SpirvReflectTest, TexturesAndSurfacesAreReflectedByBinding) {
+  const std::vector<uint32_t> spv = Compile(R"(#version 460
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0, std430) buffer streamhal_globals { float g_out; };
-void main() { g_out = Read(); }
+layout(set = 2, binding = 2, r32ui) uniform uimage3D surf;
+layout(set = 2, binding = 0) uniform isampler2DArray tex;
+layout(push_constant) uniform P { uint64_t tex; float scale; uint64_t surf; } p;
+void main() {
+  imageStore(surf, ivec3(0), uvec4(textureLod(tex, vec3(0.5), 0.0).x * int(p.scale)));
+}
 )");
+  ASSERT_FALSE(spv.empty());
+  absl::StatusOr<ModuleReflection> reflection = ReflectSpirv(spv);
+  ASSERT_TRUE(reflection.ok()) << reflection.status();
+  const std::vector<ResourceParamInfo>& r = reflection->kernels[0].resources;
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].binding, 0u);
+  EXPECT_EQ(r[0].kind, ResourceKind::kSampledImage);
+  EXPECT_EQ(r[0].dimension, ViewDimension::k2DArray);
+  EXPECT_EQ(r[0].numeric, TexelNumeric::kSint);
+  EXPECT_EQ(r[1].binding, 2u);
+  EXPECT_EQ(r[1].kind, ResourceKind::kStorageImage);
+  EXPECT_EQ(r[1].dimension, ViewDimension::k3D);
+  EXPECT_EQ(r[1].numeric, TexelNumeric::kUint);
+  EXPECT_TRUE(r[1].declares_format);
+  EXPECT_EQ(r[1].array_format, 0x03u);  // CU_AD_FORMAT_UNSIGNED_INT32
+  EXPECT_EQ(r[1].channels, 1u);
+}
+
+TEST_F(SpirvReflectTest, BadTextureDeclarationsAreRefused) {
+  struct Case {
+    const char* declarations;
+    const char* use;
+    ErrorCode code;
+  };
+  const Case cases[] = {
+      // The parameter at the binding is not a 64-bit integer.
+      {"layout(set = 2, binding = 1) uniform sampler2D tex;\n"
+       "layout(push_constant) uniform P { uint64_t t; float f; } p;\n",
+       "textureLod(tex, vec2(0.5), 0.0).x + p.f", ErrorCode::kInvalidImage},
+      // No parameter at all.
+      {"layout(set = 2, binding = 0) uniform sampler2D tex;\n", "textureLod(tex, vec2(0.5), 0.0).x",
+       ErrorCode::kInvalidImage},
+      // Another set.
+      {"layout(set = 3, binding = 0) uniform sampler2D tex;\n"
+       "layout(push_constant) uniform P { uint64_t t; } p;\n",
+       "textureLod(tex, vec2(0.5), 0.0).x + float(p.t)", ErrorCode::kInvalidImage},
+      // Texel buffers and arrays of textures are not bound yet.
+      {"layout(set = 2, binding = 0) uniform samplerBuffer tex;\n"
+       "layout(push_constant) uniform P { uint64_t t; } p;\n",
+       "texelFetch(tex, 0).x + float(p.t)", ErrorCode::kNotSupported},
+      {"layout(set = 2, binding = 0) uniform sampler2D tex[2];\n"
+       "layout(push_constant) uniform P { uint64_t t; } p;\n",
+       "textureLod(tex[1], vec2(0.5), 0.0).x + float(p.t)", ErrorCode::kNotSupported},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.declarations);
+    const std::vector<uint32_t> spv = Compile(
+        std::string("#version 460\n#extension GL_EXT_shader_explicit_arithmetic_types_int64 : "
+                    "require\nlayout(local_size_x = 1) in;\n") +
+        c.declarations +
+        "layout(set = 0, binding = 0, std430) buffer streamhal_globals { float g_out; };\n"
+        "void main() { g_out = " +
+        c.use + "; }\n");
     ASSERT_FALSE(spv.empty());
     absl::StatusOr<ModuleReflection> reflection = ReflectSpirv(spv);
     ASSERT_FALSE(reflection.ok());
-    EXPECT_EQ(ErrorCodeOf(reflection.status()), ErrorCode::kNotSupported);
+    EXPECT_EQ(ErrorCodeOf(reflection.status()), c.code) << reflection.status();
   }
 }
 

@@ -1,12 +1,14 @@
 #include "core/texture.h"
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 
 #include "core/array.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/memory.h"
+#include "core/module.h"
 #include "core/status.h"
 
 namespace streamhal {
@@ -195,7 +197,252 @@ absl::StatusOr<T*> Resolve(uint64_t handle, const char* api, const char* kind) {
   return object;
 }
 
+// The dimension an array presents: CUDA's shapes (height 0: 1-D, depth 0:
+// 2-D; layered and cubemap arrays count layers in depth).
+ViewDimension ArrayDimension(const ArrayDescriptor& d) {
+  const bool layered = (d.flags & kArrayLayered) != 0;
+  if ((d.flags & kArrayCubemap) != 0) {
+    return layered ? ViewDimension::kCubeArray : ViewDimension::kCube;
+  }
+  if (d.height == 0) return layered ? ViewDimension::k1DArray : ViewDimension::k1D;
+  if (d.depth == 0 || layered) return layered ? ViewDimension::k2DArray : ViewDimension::k2D;
+  return ViewDimension::k3D;
+}
+
+const char* DimensionName(ViewDimension dimension) {
+  switch (dimension) {
+    case ViewDimension::k1D:
+      return "1-D";
+    case ViewDimension::k2D:
+      return "2-D";
+    case ViewDimension::k3D:
+      return "3-D";
+    case ViewDimension::kCube:
+      return "cubemap";
+    case ViewDimension::k1DArray:
+      return "layered 1-D";
+    case ViewDimension::k2DArray:
+      return "layered 2-D";
+    case ViewDimension::kCubeArray:
+      return "layered cubemap";
+  }
+  return "?";
+}
+
+const char* NumericName(TexelNumeric numeric) {
+  switch (numeric) {
+    case TexelNumeric::kFloat:
+      return "float";
+    case TexelNumeric::kSint:
+      return "signed integer";
+    case TexelNumeric::kUint:
+      return "unsigned integer";
+  }
+  return "?";
+}
+
+// How the raw texels of `format` read: as floats (half, float), signed or
+// unsigned integers.
+TexelNumeric RawNumeric(uint32_t format) {
+  if (!IsIntegerFormat(format)) return TexelNumeric::kFloat;
+  return format >= 0x08 ? TexelNumeric::kSint : TexelNumeric::kUint;
+}
+
+// The layers a view shows: those a resource view names, else all.
+void ViewLayers(const Array& array, const std::optional<ResourceViewDesc>& view,
+                BindingViewDesc* desc) {
+  const ArrayDescriptor& d = array.desc();
+  const bool layers = (d.flags & (kArrayLayered | kArrayCubemap)) != 0;
+  desc->first_layer = 0;
+  desc->layer_count = layers ? static_cast<uint32_t>(d.depth) : 1;
+  if (layers && view.has_value()) {
+    desc->first_layer = view->first_layer;
+    desc->layer_count = view->last_layer - view->first_layer + 1;
+  }
+}
+
+// The array a texture or surface object reads, alive, of `context`.
+absl::StatusOr<Array*> BoundArray(const Function& function, Context* object_context,
+                                  const ResourceDesc& resource, uint32_t param, bool texture) {
+  const char* what = texture ? "texture" : "surface";
+  if (object_context != function.module()->context()) {
+    return Error(ErrorCode::kInvalidValue, "launch: the ", what, " object of parameter ", param,
+                 " of '", function.info().name, "' belongs to another context");
+  }
+  if (resource.type != ResourceType::kArray) {
+    return Error(ErrorCode::kNotSupported, "launch: parameter ", param, " of '",
+                 function.info().name, "' is a texture over linear or pitched memory; ",
+                 "kernels bind textures over arrays only (docs/kernel-abi.md)");
+  }
+  HandleState state;
+  Array* array = LookupAs<Array>(resource.array, &state);
+  if (array == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "launch: the array of the ", what,
+                 " object of parameter ", param, " of '", function.info().name, "' was destroyed");
+  }
+  return array;
+}
+
+absl::StatusOr<BindingViewDesc> TextureBinding(const Function& function,
+                                               const ResourceParamInfo& declared,
+                                               const TextureObject& texture, const Array& array) {
+  const uint32_t param = declared.binding;
+  const std::string& name = function.info().name;
+  BindingViewDesc desc;
+  desc.kind = ResourceKind::kSampledImage;
+  desc.dimension = ArrayDimension(array.desc());
+  if (desc.dimension != declared.dimension) {
+    return Error(ErrorCode::kInvalidValue, "launch: parameter ", param, " of '", name, "' is a ",
+                 DimensionName(declared.dimension), " texture, but its array is ",
+                 DimensionName(desc.dimension));
+  }
+  const TextureDesc& t = texture.texture();
+  const uint32_t format = array.desc().format;
+  const bool as_integer = (t.flags & kTexReadAsInteger) != 0;
+  // CUDA promotes 8- and 16-bit integers to normalised floats unless
+  // CU_TRSF_READ_AS_INTEGER; 32-bit integers are always read as integers.
+  desc.normalized = IsIntegerFormat(format) && !as_integer && ArrayElementBytes(format, 1) < 4;
+  desc.srgb = (t.flags & kTexSrgb) != 0 && desc.normalized;
+  desc.numeric = desc.normalized ? TexelNumeric::kFloat : RawNumeric(format);
+  if (desc.numeric != declared.numeric) {
+    return Error(ErrorCode::kInvalidValue, "launch: parameter ", param, " of '", name, "' samples ",
+                 NumericName(declared.numeric), " texels; its texture object reads ",
+                 NumericName(desc.numeric), "s");
+  }
+  if (texture.view().has_value() && texture.view()->format != 0 &&
+      ResourceViewElementBytes(texture.view()->format) != 0) {
+    // Views that reinterpret the texels' type are not offered yet.
+    const uint32_t f = texture.view()->format - 1;
+    static constexpr uint32_t kViewFormats[8] = {0x01, 0x08, 0x02, 0x09, 0x03, 0x0a, 0x10, 0x20};
+    static constexpr uint32_t kChannels[3] = {1, 2, 4};
+    if (kViewFormats[f / 3] != format || kChannels[f % 3] != array.desc().channels) {
+      return Error(ErrorCode::kNotSupported, "launch: parameter ", param, " of '", name,
+                   "': resource views that change the texel format are not supported yet");
+    }
+  }
+  ViewLayers(array, texture.view(), &desc);
+  SamplerDesc& sampler = desc.sampler;
+  const bool cube =
+      desc.dimension == ViewDimension::kCube || desc.dimension == ViewDimension::kCubeArray;
+  // Cubemaps are addressed by direction, always normalised.
+  sampler.normalized_coordinates = cube || (t.flags & kTexNormalizedCoordinates) != 0;
+  if (!sampler.normalized_coordinates && desc.dimension != ViewDimension::k1D &&
+      desc.dimension != ViewDimension::k2D) {
+    return Error(ErrorCode::kNotSupported, "launch: parameter ", param, " of '", name,
+                 "': ", DimensionName(desc.dimension),
+                 " textures need normalised coordinates (CU_TRSF_NORMALIZED_COORDINATES) here");
+  }
+  sampler.linear = t.filter_mode == kFilterLinear;
+  bool border = false;
+  for (int i = 0; i < 3; ++i) {
+    uint32_t mode = t.address_mode[i];
+    // CUDA: wrap and mirror apply to normalised coordinates only; otherwise
+    // the coordinate is clamped.
+    if (!sampler.normalized_coordinates && (mode == kAddressWrap || mode == kAddressMirror)) {
+      mode = kAddressClamp;
+    }
+    sampler.address[i] = static_cast<SamplerAddress>(mode);
+    border = border || mode == kAddressBorder;
+  }
+  if (border) {
+    const std::array<float, 4>& c = t.border_color;
+    if (c == std::array<float, 4>{0, 0, 0, 0}) {
+      sampler.border = BorderColor::kTransparentBlack;
+    } else if (c == std::array<float, 4>{0, 0, 0, 1}) {
+      sampler.border = BorderColor::kOpaqueBlack;
+    } else if (c == std::array<float, 4>{1, 1, 1, 1}) {
+      sampler.border = BorderColor::kOpaqueWhite;
+    } else {
+      return Error(ErrorCode::kNotSupported, "launch: parameter ", param, " of '", name,
+                   "': border colours other than (0,0,0,0), (0,0,0,1) and (1,1,1,1) are not ",
+                   "supported yet");
+    }
+  }
+  return desc;
+}
+
+absl::StatusOr<BindingViewDesc> SurfaceBinding(const Function& function,
+                                               const ResourceParamInfo& declared,
+                                               const Array& array) {
+  const uint32_t param = declared.binding;
+  const std::string& name = function.info().name;
+  BindingViewDesc desc;
+  desc.kind = ResourceKind::kStorageImage;
+  desc.dimension = ArrayDimension(array.desc());
+  if (desc.dimension != declared.dimension) {
+    return Error(ErrorCode::kInvalidValue, "launch: parameter ", param, " of '", name, "' is a ",
+                 DimensionName(declared.dimension), " surface, but its array is ",
+                 DimensionName(desc.dimension));
+  }
+  const ArrayDescriptor& d = array.desc();
+  desc.numeric = RawNumeric(d.format);
+  if (desc.numeric != declared.numeric) {
+    return Error(ErrorCode::kInvalidValue, "launch: parameter ", param, " of '", name,
+                 "' is a surface of ", NumericName(declared.numeric), "s; its array holds ",
+                 NumericName(desc.numeric), "s");
+  }
+  if (declared.declares_format &&
+      (declared.array_format != d.format || declared.channels != d.channels)) {
+    return Error(ErrorCode::kInvalidValue, "launch: parameter ", param, " of '", name,
+                 "' declares a texel format that is not its array's (format 0x",
+                 absl::Hex(d.format), ", ", d.channels, " channels)");
+  }
+  ViewLayers(array, std::nullopt, &desc);
+  return desc;
+}
+
 }  // namespace
+
+absl::StatusOr<std::shared_ptr<BackendResourceView>> BoundViews::Get(const Array& array,
+                                                                     const BindingViewDesc& desc) {
+  MutexLock lock(&mutex_);
+  for (const Entry& entry : entries_) {
+    if (entry.dimension == desc.dimension && entry.numeric == desc.numeric) return entry.view;
+  }
+  SH_ASSIGN_OR_RETURN(
+      std::shared_ptr<BackendResourceView> view,
+      array.context()->device()->backend()->CreateResourceView(array.shared_image(), desc));
+  entries_.push_back(Entry{desc.dimension, desc.numeric, view});
+  return view;
+}
+
+absl::Status ResolveLaunchResources(const Function& function, const uint8_t* params,
+                                    LaunchResources* out) {
+  const KernelInfo& info = function.info();
+  out->clear();
+  for (const ResourceParamInfo& declared : info.resources) {
+    uint64_t handle = 0;
+    std::memcpy(&handle, params + info.params[declared.binding].offset, sizeof(handle));
+    const bool texture = declared.kind == ResourceKind::kSampledImage;
+    if (texture) {
+      TextureObject* object = LookupAs<TextureObject>(handle);
+      if (object == nullptr) {
+        return Error(ErrorCode::kInvalidValue, "launch: parameter ", declared.binding, " of '",
+                     info.name, "' (0x", absl::Hex(handle), ") is no live texture object");
+      }
+      SH_ASSIGN_OR_RETURN(Array * array, BoundArray(function, object->context(), object->resource(),
+                                                    declared.binding, true));
+      SH_ASSIGN_OR_RETURN(BindingViewDesc desc,
+                          TextureBinding(function, declared, *object, *array));
+      SH_ASSIGN_OR_RETURN(std::shared_ptr<BackendResourceView> view,
+                          object->bound_views().Get(*array, desc));
+      out->push_back(std::move(view));
+    } else {
+      SurfaceObject* object = LookupAs<SurfaceObject>(handle);
+      if (object == nullptr) {
+        return Error(ErrorCode::kInvalidValue, "launch: parameter ", declared.binding, " of '",
+                     info.name, "' (0x", absl::Hex(handle), ") is no live surface object");
+      }
+      SH_ASSIGN_OR_RETURN(Array * array, BoundArray(function, object->context(), object->resource(),
+                                                    declared.binding, false));
+      SH_ASSIGN_OR_RETURN(BindingViewDesc desc, SurfaceBinding(function, declared, *array));
+      SH_ASSIGN_OR_RETURN(std::shared_ptr<BackendResourceView> view,
+                          object->bound_views().Get(*array, desc));
+      out->push_back(std::move(view));
+    }
+  }
+  return absl::OkStatus();
+}
 
 uint32_t ResourceViewElementBytes(uint32_t f) {
   // CU_RES_VIEW_FORMAT_*: 1/2/4 channels of u8, s8, u16, s16, u32, s32,

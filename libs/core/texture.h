@@ -29,14 +29,18 @@
 #include <cstdint>
 #include <optional>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "core/backend.h"
 #include "core/handle.h"
+#include "core/mutex.h"
 
 namespace streamhal {
 
 class Array;
 class Context;
+class Function;
 
 // CUresourcetype (HIP's hipResourceType has the same values).
 enum class ResourceType : uint32_t {
@@ -103,6 +107,26 @@ struct ResourceViewDesc {
   uint32_t last_layer = 0;
 };
 
+// The views a texture or surface object has made for kernels to bind, one
+// per way of binding it (a kernel's declared dimension and texel type).
+// Made on the first launch that needs each; kept until the object goes.
+class BoundViews {
+ public:
+  // The view `desc` describes of `array`'s image, made with the device's
+  // backend on first use.
+  absl::StatusOr<std::shared_ptr<BackendResourceView>> Get(const Array& array,
+                                                           const BindingViewDesc& desc);
+
+ private:
+  struct Entry {
+    ViewDimension dimension;
+    TexelNumeric numeric;
+    std::shared_ptr<BackendResourceView> view;
+  };
+  Mutex mutex_;
+  absl::InlinedVector<Entry, 1> entries_ ABSL_GUARDED_BY(mutex_);
+};
+
 class TextureObject : public Object {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kTexObject;
@@ -115,12 +139,14 @@ class TextureObject : public Object {
   const ResourceDesc& resource() const { return resource_; }
   const TextureDesc& texture() const { return texture_; }
   const std::optional<ResourceViewDesc>& view() const { return view_; }
+  BoundViews& bound_views() { return bound_views_; }
 
  private:
   Context* const context_;
   const ResourceDesc resource_;
   const TextureDesc texture_;
   const std::optional<ResourceViewDesc> view_;
+  BoundViews bound_views_;
 };
 
 class SurfaceObject : public Object {
@@ -132,10 +158,12 @@ class SurfaceObject : public Object {
 
   Context* context() const { return context_; }
   const ResourceDesc& resource() const { return resource_; }
+  BoundViews& bound_views() { return bound_views_; }
 
  private:
   Context* const context_;
   const ResourceDesc resource_;
+  BoundViews bound_views_;
 };
 
 // cuTexObjectCreate: `texture` is required, `view` optional (null: none).
@@ -151,6 +179,23 @@ absl::Status TexObjectGetResourceViewDesc(uint64_t texture, ResourceViewDesc* ou
 absl::Status SurfObjectCreate(uint64_t* out, const ResourceDesc* resource);
 absl::Status SurfObjectDestroy(uint64_t surface);
 absl::Status SurfObjectGetResourceDesc(uint64_t surface, ResourceDesc* out);
+
+// The views one launch binds, one per texture or surface parameter of the
+// kernel (KernelLayout::resources order).
+using LaunchResources = absl::InlinedVector<std::shared_ptr<BackendResourceView>, 4>;
+
+// For each texture or surface parameter of `function`, the object whose
+// handle `params` (the launch's parameter block) holds there, checked
+// against what the kernel declares; its view goes to `out`. A handle that
+// names no live object of the right kind (a surface for a texture, a
+// destroyed texture, any other value), an object of another context, or
+// one whose array was destroyed is kInvalidValue; a shape, texel type or
+// sampler the kernel's declaration cannot read is kInvalidValue; what the
+// device cannot bind yet (linear and pitched memory, unnormalised
+// coordinates on 3-D, layered or cubemap textures, border colours other
+// than transparent or opaque black and opaque white) is kNotSupported.
+absl::Status ResolveLaunchResources(const Function& function, const uint8_t* params,
+                                    LaunchResources* out);
 
 // Element bytes and channels of a CUresourceViewFormat (0 for NONE and the
 // block-compressed formats, which no array here holds).

@@ -103,6 +103,10 @@ class Translator {
     if (c.push_size > 0) {
       f_.push_constants(cb, c.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c.push_size, push);
     }
+    if (c.resource_count > 0) {
+      PushResources(
+          c, reinterpret_cast<const PushedResource*>(push + PushedResourcesOffset(c.push_size)));
+    }
     const std::array<uint32_t, 3>& grid = c.grid;
     const std::array<uint32_t, 3>& max = t_.max_groups;
     if (grid[0] <= max[0] && grid[1] <= max[1] && grid[2] <= max[2]) {
@@ -124,6 +128,25 @@ class Translator {
         }
       }
     }
+  }
+
+  // Textures and surfaces at set 2: a push per launch, as the handles in
+  // the parameters may change from launch to launch.
+  void PushResources(const DispatchCommand& c, const PushedResource* resources) {
+    VkDescriptorImageInfo images[kMaxPushedResources];
+    VkWriteDescriptorSet writes[kMaxPushedResources];
+    const uint32_t count = std::min(c.resource_count, kMaxPushedResources);
+    for (uint32_t i = 0; i < count; ++i) {
+      const PushedResource& r = resources[i];
+      images[i] = {r.sampler, r.view, VK_IMAGE_LAYOUT_GENERAL};
+      writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      writes[i].dstBinding = r.binding;
+      writes[i].descriptorCount = 1;
+      writes[i].descriptorType = r.type;
+      writes[i].pImageInfo = &images[i];
+    }
+    f_.push_descriptor_set(t_.command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, c.layout,
+                           kResourceDescriptorSet, count, writes);
   }
 
   void Copy(const CopyCommand& c) { f_.copy_buffer(t_.command_buffer, c.src, c.dst, 1, &c.region); }
@@ -211,7 +234,8 @@ class Translator {
 
 }  // namespace
 
-bool CommandFunctions::Load(VkDevice device, bool synchronization2, bool vulkan13) {
+bool CommandFunctions::Load(VkDevice device, bool synchronization2, bool vulkan13,
+                            bool push_descriptor) {
   bind_pipeline = DeviceFunction<PFN_vkCmdBindPipeline>(device, "vkCmdBindPipeline");
   bind_descriptor_sets =
       DeviceFunction<PFN_vkCmdBindDescriptorSets>(device, "vkCmdBindDescriptorSets");
@@ -231,6 +255,11 @@ bool CommandFunctions::Load(VkDevice device, bool synchronization2, bool vulkan1
     // cheaper on every command.
     pipeline_barrier2 = DeviceFunction<PFN_vkCmdPipelineBarrier2>(
         device, vulkan13 ? "vkCmdPipelineBarrier2" : "vkCmdPipelineBarrier2KHR");
+  }
+  if (push_descriptor) {
+    push_descriptor_set =
+        DeviceFunction<PFN_vkCmdPushDescriptorSetKHR>(device, "vkCmdPushDescriptorSetKHR");
+    if (push_descriptor_set == nullptr) return false;
   }
   return bind_pipeline != nullptr && bind_descriptor_sets != nullptr && push_constants != nullptr &&
          dispatch != nullptr && copy_buffer != nullptr && fill_buffer != nullptr &&

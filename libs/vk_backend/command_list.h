@@ -41,9 +41,22 @@ enum class CommandType : uint8_t {
   kImageCopy,
 };
 
+// A texture or surface a launch pushes at set 2 (kernel ABI v2).
+struct PushedResource {
+  uint32_t binding;
+  VkDescriptorType type;
+  VkImageView view;
+  VkSampler sampler;  // null for storage images
+};
+
+// At most this many texture and surface parameters per kernel (the
+// smallest maxPushDescriptors Vulkan allows).
+inline constexpr uint32_t kMaxPushedResources = 32;
+
 // One launch (possibly split into several dispatches). Followed in the list
 // by `push_size` bytes of push constants: the parameter block and, when the
-// kernel reads it, the grid info for the first piece.
+// kernel reads it, the grid info for the first piece; then, at the next
+// multiple of 8 bytes, `resource_count` PushedResource.
 struct DispatchCommand {
   static constexpr CommandType kType = CommandType::kDispatch;
   VkPipeline pipeline;
@@ -57,8 +70,12 @@ struct DispatchCommand {
   uint32_t dynamic_offset;
   uint32_t push_size;
   uint32_t grid_info_offset;  // where the grid info words start in the push block
+  uint32_t resource_count;    // textures and surfaces pushed at set 2
   bool needs_grid_info;
 };
+
+// Where a DispatchCommand's PushedResource start after its push bytes.
+constexpr uint32_t PushedResourcesOffset(uint32_t push_size) { return (push_size + 7) & ~7u; }
 
 // A buffer-to-buffer copy (device copies, uploads from staging, downloads to
 // staging).
@@ -144,9 +161,10 @@ struct CommandFunctions {
   PFN_vkCmdCopyImage copy_image = nullptr;
   PFN_vkCmdPipelineBarrier pipeline_barrier = nullptr;
   PFN_vkCmdPipelineBarrier2 pipeline_barrier2 = nullptr;  // with synchronization2
+  PFN_vkCmdPushDescriptorSetKHR push_descriptor_set = nullptr;  // with VK_KHR_push_descriptor
 
   // Loads them from `device`; false if a core entry point is missing.
-  bool Load(VkDevice device, bool synchronization2, bool vulkan13);
+  bool Load(VkDevice device, bool synchronization2, bool vulkan13, bool push_descriptor);
 };
 
 // What translation needs besides the commands.

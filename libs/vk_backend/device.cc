@@ -26,6 +26,7 @@
 #include "vk_backend/image.h"
 #include "vk_backend/kernel.h"
 #include "vk_backend/recording.h"
+#include "vk_backend/resource_view.h"
 #include "vk_backend/stream.h"
 #include "vk_backend/vk_status.h"
 
@@ -361,6 +362,10 @@ absl::Status VulkanDevice::Probe() {
       vulkan13 || HasExtension(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME);
   f.memory_budget = HasExtension(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   f.uniform_buffer_standard_layout = supported.v12.uniformBufferStandardLayout;
+  f.push_descriptor = HasExtension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  f.storage_image_read_without_format = supported.core.features.shaderStorageImageReadWithoutFormat;
+  f.storage_image_write_without_format =
+      supported.core.features.shaderStorageImageWriteWithoutFormat;
 
   // Properties.
   PropertyChain chain;
@@ -707,6 +712,7 @@ absl::Status VulkanDevice::CreateLogicalDevice() {
   if (f.memory_budget) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   if (f.external_memory_host) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   if (f.external_memory_fd) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  if (f.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (HasExtension(kPortabilitySubsetExtension)) extensions.push_back(kPortabilitySubsetExtension);
 
   // Everything starts VK_FALSE; only what features_ chose is turned on.
@@ -715,6 +721,10 @@ absl::Status VulkanDevice::CreateLogicalDevice() {
   enabled.core.features.shaderInt64 = VK_TRUE;
   enabled.core.features.shaderInt16 = on(f.shader_int16);
   enabled.core.features.shaderFloat64 = on(f.shader_float64);
+  enabled.core.features.shaderStorageImageReadWithoutFormat =
+      on(f.storage_image_read_without_format);
+  enabled.core.features.shaderStorageImageWriteWithoutFormat =
+      on(f.storage_image_write_without_format);
   enabled.v11.storageBuffer16BitAccess = on(f.storage_buffer_16bit_access);
   enabled.v12.bufferDeviceAddress = VK_TRUE;
   enabled.v12.timelineSemaphore = VK_TRUE;
@@ -842,6 +852,14 @@ absl::StatusOr<std::unique_ptr<BackendAllocation>> VulkanDevice::Allocate(uint64
 absl::StatusOr<std::unique_ptr<BackendImage>> VulkanDevice::CreateImage(const ImageDesc& desc) {
   SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanImage> image, VulkanImage::Create(this, desc));
   return std::unique_ptr<BackendImage>(std::move(image));
+}
+
+absl::StatusOr<std::shared_ptr<BackendResourceView>> VulkanDevice::CreateResourceView(
+    std::shared_ptr<BackendImage> image, const BindingViewDesc& desc) {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  SH_ASSIGN_OR_RETURN(std::shared_ptr<VulkanResourceView> view,
+                      VulkanResourceView::Create(this, std::move(image), desc));
+  return std::shared_ptr<BackendResourceView>(std::move(view));
 }
 
 absl::StatusOr<std::unique_ptr<BackendAllocation>> VulkanDevice::RegisterHostMemory(void* pointer,

@@ -70,6 +70,12 @@ struct DeviceFeatures {
   // VK_KHR_external_memory_fd is enabled and block buffers can be exported
   // and imported as opaque descriptors (cuIpcGetMemHandle).
   bool external_memory_fd = false;
+  // VK_KHR_push_descriptor is enabled: kernels bind texture and surface
+  // objects at set 2 (resource_view.h).
+  bool push_descriptor = false;
+  // Surfaces read and write images whose kernels name no texel format.
+  bool storage_image_read_without_format = false;
+  bool storage_image_write_without_format = false;
 };
 
 class VulkanDevice : public streamhal::BackendDevice {
@@ -125,6 +131,8 @@ class VulkanDevice : public streamhal::BackendDevice {
   absl::StatusOr<std::unique_ptr<BackendStream>> CreateStream() override;
   // Arrays (image.h).
   absl::StatusOr<std::unique_ptr<BackendImage>> CreateImage(const ImageDesc& desc) override;
+  absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateResourceView(
+      std::shared_ptr<BackendImage> image, const BindingViewDesc& desc) override;
   // Recorded work for graphs (recording.h).
   absl::StatusOr<std::unique_ptr<BackendRecorder>> CreateRecorder() override;
 

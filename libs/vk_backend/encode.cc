@@ -6,6 +6,7 @@
 #include "core/status.h"
 #include "vk_backend/grid_split.h"
 #include "vk_backend/kernel.h"
+#include "vk_backend/resource_view.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
@@ -43,7 +44,12 @@ absl::StatusOr<ResolvedLaunch> ResolveLaunch(const DispatchParams& params,
   return launch;
 }
 
-uint32_t LaunchPushSize(const ResolvedLaunch& launch) { return launch.kernel->push_size(); }
+uint32_t LaunchTrailingBytes(const ResolvedLaunch& launch) {
+  const uint32_t resources = static_cast<uint32_t>(launch.kernel->layout().resources.size());
+  if (resources == 0) return launch.kernel->push_size();
+  return PushedResourcesOffset(launch.kernel->push_size()) +
+         resources * static_cast<uint32_t>(sizeof(PushedResource));
+}
 
 void EncodeLaunch(const ResolvedLaunch& launch, const DispatchParams& params,
                   VkDescriptorSet params_set, uint32_t dynamic_offset, DispatchCommand* c,
@@ -71,6 +77,15 @@ void EncodeLaunch(const ResolvedLaunch& launch, const DispatchParams& params,
   c->push_size = kernel.push_size();
   c->grid_info_offset = kernel.grid_info_offset();
   c->needs_grid_info = kernel.needs_grid_info();
+  c->resource_count = static_cast<uint32_t>(layout.resources.size());
+  if (c->resource_count > 0) {
+    auto* pushed = reinterpret_cast<PushedResource*>(push + PushedResourcesOffset(c->push_size));
+    for (uint32_t i = 0; i < c->resource_count; ++i) {
+      const auto* view = static_cast<const VulkanResourceView*>(params.resources[i].get());
+      pushed[i] = PushedResource{layout.resources[i].binding, view->descriptor_type(), view->view(),
+                                 view->sampler()};
+    }
+  }
   if (c->push_size > 0) {
     const uint32_t param_bytes = kernel.push_param_bytes();
     if (param_bytes > 0) {

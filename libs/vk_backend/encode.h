@@ -36,10 +36,12 @@ struct ResolvedLaunch {
 absl::StatusOr<ResolvedLaunch> ResolveLaunch(const DispatchParams& params,
                                              const std::array<uint32_t, 3>& max_groups);
 
-// Bytes of push constants that follow a launch's DispatchCommand.
-uint32_t LaunchPushSize(const ResolvedLaunch& launch);
+// Bytes that follow a launch's DispatchCommand: push constants, then the
+// textures and surfaces it pushes.
+uint32_t LaunchTrailingBytes(const ResolvedLaunch& launch);
 
-// Fills `c` and its `push` bytes (LaunchPushSize of them) for `params`.
+// Fills `c` and the bytes after it (LaunchTrailingBytes of them, from
+// `push`) for `params`.
 // When the kernel's parameters live in a uniform buffer, `params_set` binds
 // it and `dynamic_offset` locates this launch's copy of the block;
 // otherwise both are ignored.

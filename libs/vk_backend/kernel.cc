@@ -5,9 +5,11 @@
 
 #include "core/log.h"
 #include "core/status.h"
+#include "vk_backend/command_list.h"
 #include "vk_backend/device.h"
 #include "vk_backend/fault_injection.h"
 #include "vk_backend/grid_split.h"
+#include "vk_backend/resource_view.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
@@ -31,6 +33,38 @@ absl::StatusOr<VkDescriptorSetLayout> CreateSetLayout(VkDevice device, VkDescrip
   SH_VK_RETURN_IF_ERROR(vkCreateDescriptorSetLayout(device, &info, nullptr, &layout),
                         "vkCreateDescriptorSetLayout");
   return layout;
+}
+
+// Set 2 of a kernel with texture or surface parameters: one binding per
+// parameter, pushed at each launch.
+absl::StatusOr<VkDescriptorSetLayout> CreateResourceLayout(VulkanDevice* device,
+                                                           const KernelLayout& layout) {
+  if (!device->features().push_descriptor) {
+    return Error(ErrorCode::kNotSupported, "kernel '", layout.entry_point,
+                 "' has texture or surface parameters, which need VK_KHR_push_descriptor");
+  }
+  if (layout.resources.size() > kMaxPushedResources) {
+    return Error(ErrorCode::kNotSupported, "kernel '", layout.entry_point, "' has ",
+                 layout.resources.size(), " texture and surface parameters; at most ",
+                 kMaxPushedResources, " are supported");
+  }
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  for (const ResourceBinding& resource : layout.resources) {
+    VkDescriptorSetLayoutBinding binding = {};
+    binding.binding = resource.binding;
+    binding.descriptorType = DescriptorTypeOf(resource.kind);
+    binding.descriptorCount = 1;
+    binding.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    bindings.push_back(binding);
+  }
+  VkDescriptorSetLayoutCreateInfo info = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  info.bindingCount = static_cast<uint32_t>(bindings.size());
+  info.pBindings = bindings.data();
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  SH_VK_RETURN_IF_ERROR(vkCreateDescriptorSetLayout(device->device(), &info, nullptr, &set_layout),
+                        "vkCreateDescriptorSetLayout");
+  return set_layout;
 }
 
 }  // namespace
@@ -125,13 +159,21 @@ absl::StatusOr<std::unique_ptr<VulkanKernel>> VulkanKernel::Create(VulkanDevice*
   }
 
   const KernelObjects& objects = device->kernel_objects();
-  VkDescriptorSetLayout set_layouts[2];
+  VkDescriptorSetLayout set_layouts[3];
   uint32_t set_count = 0;
-  if (layout.uses_globals || layout.params_in_uniform_buffer) {
+  const bool resources = !layout.resources.empty();
+  if (resources) {
+    SH_ASSIGN_OR_RETURN(kernel->resource_layout_, CreateResourceLayout(device, layout));
+  }
+  if (layout.uses_globals || layout.params_in_uniform_buffer || resources) {
     set_layouts[set_count++] =
         layout.uses_globals ? objects.globals_layout() : objects.empty_layout();
   }
-  if (layout.params_in_uniform_buffer) set_layouts[set_count++] = objects.params_layout();
+  if (layout.params_in_uniform_buffer || resources) {
+    set_layouts[set_count++] =
+        layout.params_in_uniform_buffer ? objects.params_layout() : objects.empty_layout();
+  }
+  if (resources) set_layouts[set_count++] = kernel->resource_layout_;
   VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, kernel->push_size_};
   VkPipelineLayoutCreateInfo info = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   info.setLayoutCount = set_count;
@@ -152,6 +194,9 @@ VulkanKernel::~VulkanKernel() {
   }
   if (pipeline_layout_ != VK_NULL_HANDLE) {
     vkDestroyPipelineLayout(vk_device_, pipeline_layout_, nullptr);
+  }
+  if (resource_layout_ != VK_NULL_HANDLE) {
+    vkDestroyDescriptorSetLayout(vk_device_, resource_layout_, nullptr);
   }
 }
 

@@ -5,7 +5,10 @@
 //       buffer) followed by the grid info of split launches (grid_split.h);
 //   set 0, binding 0: the module's globals block (storage buffer), when used;
 //   set 1, binding 0: the parameter block as a dynamic uniform buffer, when
-//       it exceeds the push-constant limit (core rewrote the module so).
+//       it exceeds the push-constant limit (core rewrote the module so);
+//   set 2, binding i: the texture or surface of parameter i (kernel ABI v2),
+//       a push-descriptor set written at each launch. Sets 0 and 1 are then
+//       present, empty where the kernel has no globals or uniform block.
 // Pipelines are specialised per launch shape (block size through SpecId 0-2,
 // dynamic shared bytes through SpecId 3) and created on first use.
 #ifndef STREAMHAL_VK_BACKEND_KERNEL_H_
@@ -178,6 +181,7 @@ class VulkanKernel final : public streamhal::BackendKernel {
   int max_threads_per_block_ = 0;
   std::shared_ptr<ShaderModule> shader_;
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout resource_layout_ = VK_NULL_HANDLE;  // set 2, when used
   uint32_t push_param_bytes_ = 0;
   bool needs_grid_info_ = false;
   uint32_t grid_info_offset_ = 0;

@@ -41,7 +41,8 @@ VulkanRecorder::VulkanRecorder(VulkanDevice* device)
 absl::StatusOr<std::unique_ptr<VulkanRecorder>> VulkanRecorder::Create(VulkanDevice* device) {
   std::unique_ptr<VulkanRecorder> recorder(new VulkanRecorder(device));
   if (!recorder->cmd_.Load(recorder->vk_device_, device->features().synchronization2,
-                           device->api_version() >= VK_API_VERSION_1_3)) {
+                           device->api_version() >= VK_API_VERSION_1_3,
+                           device->features().push_descriptor)) {
     return Error(ErrorCode::kNotSupported, "the device lacks core command entry points");
   }
   return recorder;
@@ -69,8 +70,10 @@ absl::Status VulkanRecorder::RecordDispatch(const DispatchParams& params) {
   }
   // The parameter set is bound at Finish, once it exists.
   uint8_t* push = nullptr;
-  DispatchCommand* c = commands_.Append<DispatchCommand>(false, LaunchPushSize(launch), &push);
+  DispatchCommand* c = commands_.Append<DispatchCommand>(false, LaunchTrailingBytes(launch), &push);
   EncodeLaunch(launch, params, VK_NULL_HANDLE, dynamic_offset, c, push);
+  const size_t resources = layout.resources.size();
+  if (resources > 0) views_.insert(views_.end(), params.resources, params.resources + resources);
   return absl::OkStatus();
 }
 
@@ -195,6 +198,8 @@ absl::StatusOr<std::shared_ptr<BackendRecording>> VulkanRecorder::Finish() {
   // Destroys whatever was made when building fails.
   std::shared_ptr<VulkanRecording> recording(new VulkanRecording(vk_device_));
   SH_RETURN_IF_ERROR(Build(recording.get()));
+  recording->views_ = std::move(views_);
+  views_.clear();
   commands_.Clear();
   scratch_.clear();
   params_in_scratch_ = false;

@@ -64,6 +64,8 @@ class VulkanRecording final : public streamhal::BackendRecording {
   std::unique_ptr<VulkanAllocation> scratch_;
   // Binds scratch_ at set 1 for parameter blocks in a uniform buffer.
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  // Textures and surfaces its launches bind.
+  std::vector<std::shared_ptr<BackendResourceView>> views_;
 };
 
 class VulkanRecorder final : public streamhal::BackendRecorder {
@@ -102,6 +104,7 @@ class VulkanRecorder final : public streamhal::BackendRecorder {
   // The scratch's bytes until Finish; commands that read it hold offsets
   // into it (and VK_NULL_HANDLE where its buffer and descriptor set go).
   std::vector<uint8_t> scratch_;
+  std::vector<std::shared_ptr<BackendResourceView>> views_;
   bool params_in_scratch_ = false;  // a parameter block is, so a set is needed
 };
 

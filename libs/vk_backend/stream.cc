@@ -41,7 +41,8 @@ VulkanStream::VulkanStream(VulkanDevice* device)
 absl::StatusOr<std::unique_ptr<VulkanStream>> VulkanStream::Create(VulkanDevice* device) {
   std::unique_ptr<VulkanStream> stream(new VulkanStream(device));
   if (!stream->cmd_.Load(stream->vk_device_, device->features().synchronization2,
-                         device->api_version() >= VK_API_VERSION_1_3)) {
+                         device->api_version() >= VK_API_VERSION_1_3,
+                         device->features().push_descriptor)) {
     return Error(ErrorCode::kNotSupported, "the device lacks core command entry points");
   }
   VkCommandPoolCreateInfo pool_info = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -163,6 +164,7 @@ void VulkanStream::PopOldestBatch() {
   // it ran (which may destroy it).
   OldestBatch().waits.clear();
   OldestBatch().recording.reset();
+  OldestBatch().views.clear();
   in_flight_head_ = (in_flight_head_ + 1) % kMaxBatchesInFlight;
   --in_flight_count_;
 }
@@ -224,6 +226,7 @@ void VulkanStream::DropBatch(uint64_t point) {
   // staging that no copy wrote, and timestamps reserved for it would read
   // ticks no query wrote. The next batch reuses the point number.
   commands_.Clear();
+  pending_views_.clear();
   if (timestamps_ != nullptr) timestamps_->Abandon(point);
   // The dropped commands may have carried the import of a host function's
   // writes; the next command does it instead (one barrier too many at worst).
@@ -304,6 +307,8 @@ absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer comman
   // Swapped, not moved: both vectors keep their capacity from batch to batch.
   batch.waits.swap(pending_waits_);
   pending_waits_.clear();
+  batch.views.swap(pending_views_);
+  pending_views_.clear();
   if (defer) {
     HostTask task;
     task.after = submitted_point_;
@@ -620,8 +625,12 @@ absl::Status VulkanStream::RecordDispatch(const DispatchParams& params) {
     dynamic_offset = static_cast<uint32_t>(offset);
   }
   uint8_t* push = nullptr;
-  DispatchCommand* c = Append<DispatchCommand>(LaunchPushSize(launch), &push);
+  DispatchCommand* c = Append<DispatchCommand>(LaunchTrailingBytes(launch), &push);
   EncodeLaunch(launch, params, params_set, dynamic_offset, c, push);
+  const size_t resources = layout.resources.size();
+  if (resources > 0) {
+    pending_views_.insert(pending_views_.end(), params.resources, params.resources + resources);
+  }
   return EndCommand();
 }
 

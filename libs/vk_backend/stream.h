@@ -142,6 +142,8 @@ class VulkanStream final : public streamhal::BackendStream {
     // reclaimed (once it has completed, by the next Flush, a full ring or
     // the stream's destruction).
     std::shared_ptr<BackendRecording> recording;
+    // Textures and surfaces its launches bind (kept alive as the recording).
+    std::vector<std::shared_ptr<BackendResourceView>> views;
   };
   // A host function, or (fn null) a batch to submit once its waits are
   // reached.
@@ -259,6 +261,8 @@ class VulkanStream final : public streamhal::BackendStream {
   std::deque<Retired> retired_;  // dedicated staging, freed when its point completes
   // Waits recorded since the last submission.
   std::vector<TimelineWait> pending_waits_;
+  // Views the commands since the last submission bind.
+  std::vector<std::shared_ptr<BackendResourceView>> pending_views_;
   // Set once a wait covers a host function's point: the next command first
   // makes host writes visible to the device (a semaphore signalled from the
   // host orders the host's writes but does not make them visible).

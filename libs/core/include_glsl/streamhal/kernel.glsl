@@ -185,4 +185,36 @@ bool grid_sync() {
 #undef STREAMHAL_GRID_POLL16
 #undef STREAMHAL_GRID_POLL4
 
+// Textures and surfaces (kernel ABI v2). A texture or surface parameter is
+// two declarations with one index i: parameter i of the push-constant block
+// is a uint64_t (the CUtexObject/CUsurfObject the host passes), and the
+// descriptor at set 2, binding i is what the kernel reads:
+//
+//   layout(set = 2, binding = 0) uniform sampler2D tex;   // textures
+//   layout(set = 2, binding = 1, r32f) uniform image2D surf;  // surfaces
+//   layout(push_constant) uniform Params { uint64_t tex; uint64_t surf; ... } p;
+//
+// Use isampler/usampler (iimage/uimage) for integer texels read as integers
+// (CU_TRSF_READ_AS_INTEGER, 32-bit integers), sampler (image) otherwise.
+// The helpers below take the sampler or image variable, not the handle.
+// Coordinates are as CUDA's: texel units unless the texture object has
+// normalised coordinates (the runtime sets the sampler accordingly), a
+// texel's centre at i + 0.5. Surface coordinates are in elements (CUDA's
+// surf*D functions take x in bytes; GLSL cannot know the element size).
+#define tex1D(t, x) textureLod(t, float(x), 0.0)
+#define tex2D(t, x, y) textureLod(t, vec2(x, y), 0.0)
+#define tex3D(t, x, y, z) textureLod(t, vec3(x, y, z), 0.0)
+#define tex1DLayered(t, x, layer) textureLod(t, vec2(x, float(layer)), 0.0)
+#define tex2DLayered(t, x, y, layer) textureLod(t, vec3(x, y, float(layer)), 0.0)
+#define texCubemap(t, x, y, z) textureLod(t, vec3(x, y, z), 0.0)
+#define tex2Dgather(t, x, y, comp) textureGather(t, vec2(x, y), comp)
+#define surf1Dread(s, x) imageLoad(s, int(x))
+#define surf2Dread(s, x, y) imageLoad(s, ivec2(x, y))
+#define surf3Dread(s, x, y, z) imageLoad(s, ivec3(x, y, z))
+#define surf2DLayeredread(s, x, y, layer) imageLoad(s, ivec3(x, y, layer))
+#define surf1Dwrite(v, s, x) imageStore(s, int(x), v)
+#define surf2Dwrite(v, s, x, y) imageStore(s, ivec2(x, y), v)
+#define surf3Dwrite(v, s, x, y, z) imageStore(s, ivec3(x, y, z), v)
+#define surf2DLayeredwrite(v, s, x, y, layer) imageStore(s, ivec3(x, y, layer), v)
+
 #endif  // STREAMHAL_KERNEL_GLSL_

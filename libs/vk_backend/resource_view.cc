@@ -1,0 +1,178 @@
+#include "vk_backend/resource_view.h"
+
+#include <utility>
+
+#include "core/status.h"
+#include "vk_backend/allocator.h"
+#include "vk_backend/device.h"
+#include "vk_backend/image.h"
+#include "vk_backend/vk_status.h"
+
+namespace streamhal::vk {
+namespace {
+
+// The format a view reads an image of `base` format as: integers of 8 and
+// 16 bits as normalised floats (CUDA's cudaReadModeNormalizedFloat), 8-bit
+// unsigned ones as sRGB. VK_FORMAT_UNDEFINED when there is no such form.
+VkFormat ViewFormat(VkFormat base, bool normalized, bool srgb) {
+  struct Row {
+    VkFormat integer, unorm, srgb;
+  };
+  static constexpr Row kRows[] = {
+      {VK_FORMAT_R8_UINT, VK_FORMAT_R8_UNORM, VK_FORMAT_R8_SRGB},
+      {VK_FORMAT_R8G8_UINT, VK_FORMAT_R8G8_UNORM, VK_FORMAT_R8G8_SRGB},
+      {VK_FORMAT_R8G8B8A8_UINT, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB},
+      {VK_FORMAT_R8_SINT, VK_FORMAT_R8_SNORM, VK_FORMAT_UNDEFINED},
+      {VK_FORMAT_R8G8_SINT, VK_FORMAT_R8G8_SNORM, VK_FORMAT_UNDEFINED},
+      {VK_FORMAT_R8G8B8A8_SINT, VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_UNDEFINED},
+      {VK_FORMAT_R16_UINT, VK_FORMAT_R16_UNORM, VK_FORMAT_UNDEFINED},
+      {VK_FORMAT_R16G16_UINT, VK_FORMAT_R16G16_UNORM, VK_FORMAT_UNDEFINED},
+      {VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_UNORM, VK_FORMAT_UNDEFINED},
+      {VK_FORMAT_R16_SINT, VK_FORMAT_R16_SNORM, VK_FORMAT_UNDEFINED},
+      {VK_FORMAT_R16G16_SINT, VK_FORMAT_R16G16_SNORM, VK_FORMAT_UNDEFINED},
+      {VK_FORMAT_R16G16B16A16_SINT, VK_FORMAT_R16G16B16A16_SNORM, VK_FORMAT_UNDEFINED},
+  };
+  if (!normalized && !srgb) return base;
+  for (const Row& row : kRows) {
+    if (row.integer == base) return srgb ? row.srgb : row.unorm;
+  }
+  return VK_FORMAT_UNDEFINED;
+}
+
+VkImageViewType ViewType(ViewDimension dimension) {
+  switch (dimension) {
+    case ViewDimension::k1D:
+      return VK_IMAGE_VIEW_TYPE_1D;
+    case ViewDimension::k2D:
+      return VK_IMAGE_VIEW_TYPE_2D;
+    case ViewDimension::k3D:
+      return VK_IMAGE_VIEW_TYPE_3D;
+    case ViewDimension::kCube:
+      return VK_IMAGE_VIEW_TYPE_CUBE;
+    case ViewDimension::k1DArray:
+      return VK_IMAGE_VIEW_TYPE_1D_ARRAY;
+    case ViewDimension::k2DArray:
+      return VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+    case ViewDimension::kCubeArray:
+      return VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
+  }
+  return VK_IMAGE_VIEW_TYPE_2D;
+}
+
+// Whether a view of `dimension` can show an image of `type`.
+bool Fits(ViewDimension dimension, VkImageType type) {
+  switch (dimension) {
+    case ViewDimension::k1D:
+    case ViewDimension::k1DArray:
+      return type == VK_IMAGE_TYPE_1D;
+    case ViewDimension::k3D:
+      return type == VK_IMAGE_TYPE_3D;
+    default:
+      return type == VK_IMAGE_TYPE_2D;
+  }
+}
+
+VkSamplerAddressMode AddressMode(SamplerAddress address) {
+  switch (address) {
+    case SamplerAddress::kWrap:
+      return VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    case SamplerAddress::kMirror:
+      return VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+    case SamplerAddress::kBorder:
+      return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+    case SamplerAddress::kClamp:
+      break;
+  }
+  return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+}
+
+VkBorderColor Border(BorderColor color, bool integer) {
+  switch (color) {
+    case BorderColor::kOpaqueBlack:
+      return integer ? VK_BORDER_COLOR_INT_OPAQUE_BLACK : VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
+    case BorderColor::kOpaqueWhite:
+      return integer ? VK_BORDER_COLOR_INT_OPAQUE_WHITE : VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+    case BorderColor::kTransparentBlack:
+      break;
+  }
+  return integer ? VK_BORDER_COLOR_INT_TRANSPARENT_BLACK : VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+}
+
+}  // namespace
+
+VkDescriptorType DescriptorTypeOf(ResourceKind kind) {
+  return kind == ResourceKind::kStorageImage ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                                             : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+}
+
+absl::StatusOr<std::shared_ptr<VulkanResourceView>> VulkanResourceView::Create(
+    VulkanDevice* device, std::shared_ptr<BackendImage> image, const BindingViewDesc& desc) {
+  if (!device->features().push_descriptor) {
+    return Error(ErrorCode::kNotSupported,
+                 "the device has no VK_KHR_push_descriptor; kernels cannot bind textures");
+  }
+  const auto* vk_image = static_cast<const VulkanImage*>(image.get());
+  const bool storage = desc.kind == ResourceKind::kStorageImage;
+  if (!Fits(desc.dimension, vk_image->type())) {
+    return Error(ErrorCode::kInvalidValue, "the kernel's texture or surface dimension does not ",
+                 "match the array's shape");
+  }
+  const VkFormat format = ViewFormat(vk_image->format(), desc.normalized, desc.srgb);
+  if (format == VK_FORMAT_UNDEFINED) {
+    return Error(ErrorCode::kInvalidValue, "the array's texels have no ",
+                 desc.srgb ? "sRGB" : "normalised", " form");
+  }
+  VkFormatProperties properties = {};
+  vkGetPhysicalDeviceFormatProperties(device->physical_device(), format, &properties);
+  VkFormatFeatureFlags needed =
+      storage ? VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT : VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+  if (!storage && desc.sampler.linear) needed |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+  if ((properties.optimalTilingFeatures & needed) != needed) {
+    return Error(ErrorCode::kNotSupported, "the device cannot ",
+                 storage               ? "read and write"
+                 : desc.sampler.linear ? "filter linearly"
+                                       : "sample",
+                 " texels of Vulkan format ", static_cast<int>(format));
+  }
+
+  const VkDevice vk_device = device->device();
+  std::shared_ptr<VulkanResourceView> view(new VulkanResourceView(vk_device));
+  view->type_ = DescriptorTypeOf(desc.kind);
+  // The image may allow more usages than this view's format supports
+  // (storage, for an sRGB view): the view asks only for its own.
+  VkImageViewUsageCreateInfo usage = {VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO};
+  usage.usage = storage ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT;
+  VkImageViewCreateInfo info = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  info.pNext = &usage;
+  info.image = vk_image->image();
+  info.viewType = ViewType(desc.dimension);
+  info.format = format;
+  info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, desc.first_layer, desc.layer_count};
+  SH_VK_RETURN_IF_ERROR(vkCreateImageView(vk_device, &info, nullptr, &view->view_),
+                        "vkCreateImageView");
+  if (!storage) {
+    const SamplerDesc& s = desc.sampler;
+    VkSamplerCreateInfo sampler = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sampler.magFilter = s.linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+    sampler.minFilter = sampler.magFilter;
+    sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    sampler.addressModeU = AddressMode(s.address[0]);
+    sampler.addressModeV = AddressMode(s.address[1]);
+    sampler.addressModeW = AddressMode(s.address[2]);
+    sampler.minLod = 0.0f;
+    sampler.maxLod = 0.0f;
+    sampler.borderColor = Border(s.border, desc.numeric != TexelNumeric::kFloat);
+    sampler.unnormalizedCoordinates = s.normalized_coordinates ? VK_FALSE : VK_TRUE;
+    SH_VK_RETURN_IF_ERROR(vkCreateSampler(vk_device, &sampler, nullptr, &view->sampler_),
+                          "vkCreateSampler");
+  }
+  view->image_ = std::move(image);
+  return view;
+}
+
+VulkanResourceView::~VulkanResourceView() {
+  if (sampler_ != VK_NULL_HANDLE) vkDestroySampler(device_, sampler_, nullptr);
+  if (view_ != VK_NULL_HANDLE) vkDestroyImageView(device_, view_, nullptr);
+}
+
+}  // namespace streamhal::vk

@@ -1,0 +1,54 @@
+// Texture and surface views as kernels bind them (kernel ABI v2).
+//
+// A view is one VkImageView of an array's image (level 0; all of it or a
+// range of its layers) and, for a texture, one VkSampler. Both are made
+// once per texture or surface object, on the first launch that binds it,
+// and pushed with vkCmdPushDescriptorSetKHR at set 2 of each launch that
+// uses them (kernel.h), so binding a texture allocates nothing per launch.
+// The view shares its image: a stream that has a launch pending keeps the
+// view, and so the image, alive until that launch has completed.
+#ifndef STREAMHAL_VK_BACKEND_RESOURCE_VIEW_H_
+#define STREAMHAL_VK_BACKEND_RESOURCE_VIEW_H_
+
+#include <vulkan/vulkan.h>
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "core/backend.h"
+
+namespace streamhal::vk {
+
+class VulkanDevice;
+
+class VulkanResourceView final : public BackendResourceView {
+ public:
+  // kNotSupported when the device cannot sample (filter linearly) or store
+  // the view's format, or has no push descriptors; kInvalidValue when the
+  // layers or dimension do not fit the image.
+  static absl::StatusOr<std::shared_ptr<VulkanResourceView>> Create(
+      VulkanDevice* device, std::shared_ptr<BackendImage> image, const BindingViewDesc& desc);
+  ~VulkanResourceView() override;
+  VulkanResourceView(const VulkanResourceView&) = delete;
+  VulkanResourceView& operator=(const VulkanResourceView&) = delete;
+
+  VkDescriptorType descriptor_type() const { return type_; }
+  VkImageView view() const { return view_; }
+  VkSampler sampler() const { return sampler_; }  // null for surfaces
+
+ private:
+  explicit VulkanResourceView(VkDevice device) : device_(device) {}
+
+  const VkDevice device_;
+  std::shared_ptr<BackendImage> image_;
+  VkDescriptorType type_ = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  VkImageView view_ = VK_NULL_HANDLE;
+  VkSampler sampler_ = VK_NULL_HANDLE;
+};
+
+// The descriptor type a kernel's binding of `kind` has.
+VkDescriptorType DescriptorTypeOf(ResourceKind kind);
+
+}  // namespace streamhal::vk
+
+#endif  // STREAMHAL_VK_BACKEND_RESOURCE_VIEW_H_
