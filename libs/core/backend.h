@@ -320,8 +320,9 @@ struct DispatchParams {
   uint64_t grid_barrier_address = 0;
   // One view per entry of the kernel's KernelLayout::resources, in that
   // order. The stream (or recording) keeps each alive until the work that
-  // uses it has completed.
-  const std::shared_ptr<BackendResourceView>* resources = nullptr;
+  // uses it has completed; it may move them out (saving a reference count
+  // per launch).
+  std::shared_ptr<BackendResourceView>* resources = nullptr;
 };
 
 // How a host thread waits for the device (CUDA's context scheduling flags and

@@ -393,16 +393,29 @@ absl::StatusOr<BindingViewDesc> SurfaceBinding(const Function& function,
 
 }  // namespace
 
+std::shared_ptr<BackendResourceView> BoundViews::Find(ViewDimension dimension,
+                                                      TexelNumeric numeric) {
+  const Entry* first = first_.load(std::memory_order_acquire);
+  if (first == nullptr) return nullptr;
+  if (first->dimension == dimension && first->numeric == numeric) return first->view;
+  MutexLock lock(&mutex_);
+  for (const auto& entry : entries_) {
+    if (entry->dimension == dimension && entry->numeric == numeric) return entry->view;
+  }
+  return nullptr;
+}
+
 absl::StatusOr<std::shared_ptr<BackendResourceView>> BoundViews::Get(const Array& array,
                                                                      const BindingViewDesc& desc) {
   MutexLock lock(&mutex_);
-  for (const Entry& entry : entries_) {
-    if (entry.dimension == desc.dimension && entry.numeric == desc.numeric) return entry.view;
+  for (const auto& entry : entries_) {
+    if (entry->dimension == desc.dimension && entry->numeric == desc.numeric) return entry->view;
   }
   SH_ASSIGN_OR_RETURN(
       std::shared_ptr<BackendResourceView> view,
       array.context()->device()->backend()->CreateResourceView(array.shared_image(), desc));
-  entries_.push_back(Entry{desc.dimension, desc.numeric, view});
+  entries_.push_back(std::make_unique<Entry>(Entry{desc.dimension, desc.numeric, view}));
+  if (entries_.size() == 1) first_.store(entries_.front().get(), std::memory_order_release);
   return view;
 }
 
@@ -422,6 +435,10 @@ absl::Status ResolveLaunchResources(const Function& function, const uint8_t* par
       }
       SH_ASSIGN_OR_RETURN(Array * array, BoundArray(function, object->context(), object->resource(),
                                                     declared.binding, true));
+      if (auto view = object->bound_views().Find(declared.dimension, declared.numeric)) {
+        out->push_back(std::move(view));
+        continue;
+      }
       SH_ASSIGN_OR_RETURN(BindingViewDesc desc,
                           TextureBinding(function, declared, *object, *array));
       SH_ASSIGN_OR_RETURN(std::shared_ptr<BackendResourceView> view,
@@ -435,6 +452,10 @@ absl::Status ResolveLaunchResources(const Function& function, const uint8_t* par
       }
       SH_ASSIGN_OR_RETURN(Array * array, BoundArray(function, object->context(), object->resource(),
                                                     declared.binding, false));
+      if (auto view = object->bound_views().Find(declared.dimension, declared.numeric)) {
+        out->push_back(std::move(view));
+        continue;
+      }
       SH_ASSIGN_OR_RETURN(BindingViewDesc desc, SurfaceBinding(function, declared, *array));
       SH_ASSIGN_OR_RETURN(std::shared_ptr<BackendResourceView> view,
                           object->bound_views().Get(*array, desc));

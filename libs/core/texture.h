@@ -26,7 +26,9 @@
 #define STREAMHAL_CORE_TEXTURE_H_
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "absl/container/inlined_vector.h"
@@ -112,6 +114,10 @@ struct ResourceViewDesc {
 // Made on the first launch that needs each; kept until the object goes.
 class BoundViews {
  public:
+  // The view made for a kernel that declares `dimension` and `numeric`, or
+  // null when none was made yet (the launch fast path: an object and its
+  // array never change, so what was checked once stays checked).
+  std::shared_ptr<BackendResourceView> Find(ViewDimension dimension, TexelNumeric numeric);
   // The view `desc` describes of `array`'s image, made with the device's
   // backend on first use.
   absl::StatusOr<std::shared_ptr<BackendResourceView>> Get(const Array& array,
@@ -124,7 +130,11 @@ class BoundViews {
     std::shared_ptr<BackendResourceView> view;
   };
   Mutex mutex_;
-  absl::InlinedVector<Entry, 1> entries_ ABSL_GUARDED_BY(mutex_);
+  // Entries never move or go before the object, so `first_` (the first
+  // one made: objects are nearly always bound one way) is read without
+  // the lock.
+  absl::InlinedVector<std::unique_ptr<Entry>, 1> entries_ ABSL_GUARDED_BY(mutex_);
+  std::atomic<const Entry*> first_{nullptr};
 };
 
 class TextureObject : public Object {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <utility>
 
@@ -73,7 +74,9 @@ absl::Status VulkanRecorder::RecordDispatch(const DispatchParams& params) {
   DispatchCommand* c = commands_.Append<DispatchCommand>(false, LaunchTrailingBytes(launch), &push);
   EncodeLaunch(launch, params, VK_NULL_HANDLE, dynamic_offset, c, push);
   const size_t resources = layout.resources.size();
-  if (resources > 0) views_.insert(views_.end(), params.resources, params.resources + resources);
+  if (resources > 0)
+    views_.insert(views_.end(), std::make_move_iterator(params.resources),
+                  std::make_move_iterator(params.resources + resources));
   return absl::OkStatus();
 }
 

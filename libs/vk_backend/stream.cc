@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <utility>
 
 #include "core/log.h"
@@ -629,7 +630,8 @@ absl::Status VulkanStream::RecordDispatch(const DispatchParams& params) {
   EncodeLaunch(launch, params, params_set, dynamic_offset, c, push);
   const size_t resources = layout.resources.size();
   if (resources > 0) {
-    pending_views_.insert(pending_views_.end(), params.resources, params.resources + resources);
+    pending_views_.insert(pending_views_.end(), std::make_move_iterator(params.resources),
+                          std::make_move_iterator(params.resources + resources));
   }
   return EndCommand();
 }
