@@ -512,22 +512,119 @@ TEST_F(TextureKernelConformance, TextureParameterGivenAnotherValueIsInvalidValue
   EXPECT_CU(CUDA_SUCCESS, cuArrayDestroy(array));
 }
 
-// Rows cuTexObjectCreate and hipCreateTextureObject stay partial: kernels
-// bind textures over arrays only. One over linear (or pitched) memory is
-// CUDA_ERROR_NOT_SUPPORTED at launch, and nothing runs.
-TEST_F(TextureKernelConformance, TexturesOverLinearMemoryCannotBeBoundYet) {
-  ProvesLimitation();
-  CUdeviceptr memory = 0, coords = 0;
-  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&memory, 256));
-  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&coords, 8));
-  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(memory, 0x3f800000, 64));
+// tex1Dfetch over linear memory: floats as they are, 8-bit texels as
+// normalised floats, through samplerBuffer kernels.
+const char kFetchGlsl[] = R"(#version 460
+#extension GL_GOOGLE_include_directive : require
+#include "streamhal/kernel.glsl"
+#define STREAMHAL_KERNEL_NAME fetch
+STREAMHAL_DECLARE_PTR(float);
+layout(set = 2, binding = 0) uniform samplerBuffer floats;
+layout(set = 2, binding = 1) uniform samplerBuffer bytes;
+layout(push_constant) uniform Params {
+  uint64_t floats;
+  uint64_t bytes;
+  float_ptr out_values;
+  uint n;
+} p;
+void main() {
+  const uint i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p.n) return;
+  p.out_values.v[2 * i] = tex1Dfetch(floats, i).x;
+  p.out_values.v[2 * i + 1] = tex1Dfetch(bytes, i).z;
+}
+)";
+
+CUtexObject MakeLinearTexture(CUdeviceptr memory, size_t bytes, CUarray_format format,
+                              unsigned channels) {
   CUDA_RESOURCE_DESC r;
   std::memset(&r, 0, sizeof(r));
   r.resType = CU_RESOURCE_TYPE_LINEAR;
   r.res.linear.devPtr = memory;
-  r.res.linear.format = CU_AD_FORMAT_FLOAT;
-  r.res.linear.numChannels = 1;
-  r.res.linear.sizeInBytes = 256;
+  r.res.linear.format = format;
+  r.res.linear.numChannels = channels;
+  r.res.linear.sizeInBytes = bytes;
+  CUDA_TEXTURE_DESC t;
+  std::memset(&t, 0, sizeof(t));
+  CUtexObject tex = 0;
+  EXPECT_CU(CUDA_SUCCESS, cuTexObjectCreate(&tex, &r, &t, nullptr));
+  return tex;
+}
+
+TEST_F(TextureKernelConformance, Tex1DfetchReadsLinearMemory) {
+  constexpr unsigned kN = 1000;
+  std::vector<float> floats(kN);
+  std::vector<uint8_t> bytes(4 * kN);
+  for (unsigned i = 0; i < kN; ++i) floats[i] = static_cast<float>(i) * 0.5f - 7.0f;
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 13 + 1);
+  CUdeviceptr d_floats = 0, d_bytes = 0, d_out = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&d_floats, kN * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&d_bytes, kN * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&d_out, 2 * kN * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyHtoD(d_floats, floats.data(), kN * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyHtoD(d_bytes, bytes.data(), kN * 4));
+  CUtexObject tex_floats = MakeLinearTexture(d_floats, kN * 4, CU_AD_FORMAT_FLOAT, 1);
+  CUtexObject tex_bytes = MakeLinearTexture(d_bytes, kN * 4, CU_AD_FORMAT_UNSIGNED_INT8, 4);
+  CUmodule module = nullptr;
+  CUfunction f = LoadCudaKernel(kFetchGlsl, "fetch", &module);
+  ASSERT_NE(f, nullptr);
+  unsigned n = kN;
+  void* params[] = {&tex_floats, &tex_bytes, &d_out, &n};
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLaunchKernel(f, (kN + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr));
+  std::vector<float> got(2 * kN);
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(got.data(), d_out, 2 * kN * 4));
+  for (unsigned i = 0; i < kN; ++i) {
+    ASSERT_EQ(got[2 * i], floats[i]) << "texel " << i;
+    ASSERT_NEAR(got[2 * i + 1], bytes[4 * i + 2] / 255.0f, 1e-6f) << "texel " << i;
+  }
+  // The kernels see later writes to the memory: a texture is a view, not
+  // a copy.
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(d_floats, 0x40400000, kN));  // 3.0f
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLaunchKernel(f, (kN + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(got.data(), d_out, 2 * kN * 4));
+  EXPECT_EQ(got[0], 3.0f);
+  EXPECT_EQ(got[2 * (kN - 1)], 3.0f);
+  // A 2-D kernel given a linear texture, and a linear kernel given a
+  // texture over memory that was freed, are invalid values.
+  CUmodule sample_module = nullptr;
+  CUfunction sample = LoadCudaKernel(kSample2DGlsl, "sample_2d", &sample_module);
+  ASSERT_NE(sample, nullptr);
+  void* wrong_shape[] = {&tex_floats, &d_out, &d_out, &n};
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuLaunchKernel(sample, 1, 1, 1, 32, 1, 1, 0, nullptr, wrong_shape, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(d_bytes));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuLaunchKernel(f, (kN + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  EXPECT_CU(CUDA_SUCCESS, cuTexObjectDestroy(tex_floats));
+  EXPECT_CU(CUDA_SUCCESS, cuTexObjectDestroy(tex_bytes));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(sample_module));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d_floats));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d_out));
+}
+
+// Rows cuTexObjectCreate and hipCreateTextureObject stay partial: kernels
+// bind textures over arrays and linear memory, not yet over pitched memory.
+// Such a launch is CUDA_ERROR_NOT_SUPPORTED, and nothing runs.
+TEST_F(TextureKernelConformance, TexturesOverPitchedMemoryCannotBeBoundYet) {
+  ProvesLimitation();
+  size_t pitch = 0;
+  CUdeviceptr memory = 0, coords = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocPitch(&memory, &pitch, 64, 4, 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&coords, 8));
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(memory, 0x3f800000, pitch));  // 1.0f
+  CUDA_RESOURCE_DESC r;
+  std::memset(&r, 0, sizeof(r));
+  r.resType = CU_RESOURCE_TYPE_PITCH2D;
+  r.res.pitch2D.devPtr = memory;
+  r.res.pitch2D.format = CU_AD_FORMAT_FLOAT;
+  r.res.pitch2D.numChannels = 1;
+  r.res.pitch2D.width = 16;
+  r.res.pitch2D.height = 4;
+  r.res.pitch2D.pitchInBytes = pitch;
   CUDA_TEXTURE_DESC t;
   std::memset(&t, 0, sizeof(t));
   CUtexObject tex = 0;

@@ -212,6 +212,7 @@ struct ImageBufferSide {
 enum class ResourceKind : uint8_t {
   kSampledImage,  // sampler1D/2D/3D/Cube(Array): a texture object over an array
   kStorageImage,  // image1D/2D/3D(Array): a surface object
+  kTexelBuffer,   // samplerBuffer: a texture object over linear memory
 };
 
 // The dimensionality a view presents to the kernel.
@@ -223,6 +224,7 @@ enum class ViewDimension : uint8_t {
   k1DArray,
   k2DArray,
   kCubeArray,
+  kBuffer,  // linear memory (tex1Dfetch)
 };
 
 // How the kernel reads the texels: floats (normalised integers included),
@@ -539,6 +541,15 @@ class BackendDevice {
   // not fit the image.
   virtual absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateResourceView(
       std::shared_ptr<BackendImage> image, const BindingViewDesc& desc);
+  // A view of `size` bytes of `allocation` from `offset` (a multiple of
+  // DeviceProperties::texture_alignment) as texels of `format` with
+  // `channels` channels, read as normalised floats when `normalized`
+  // (tex1Dfetch). The caller keeps `allocation` alive while the view is in
+  // use. kNotSupported when the device cannot read that format so, or the
+  // range holds more texels than it can address.
+  virtual absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateBufferView(
+      BackendAllocation* allocation, uint64_t offset, uint64_t size, ArrayFormat format,
+      uint32_t channels, bool normalized);
 
   virtual absl::StatusOr<std::unique_ptr<BackendStream>> CreateStream();
   // A recorder for work that streams of this device run with RecordExecute.

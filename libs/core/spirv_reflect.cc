@@ -1663,9 +1663,15 @@ absl::Status Reflector::ReflectResource(uint32_t variable, KernelInfo& kernel) {
       }
       resource.dimension = arrayed ? ViewDimension::kCubeArray : ViewDimension::kCube;
       break;
+    case spv::DimBuffer:
+      if (resource.kind == ResourceKind::kStorageImage) {
+        return unsupported("is a storage texel buffer, which is not supported");
+      }
+      resource.kind = ResourceKind::kTexelBuffer;
+      resource.dimension = ViewDimension::kBuffer;
+      break;
     default:
-      return unsupported("has a dimension (texel buffer, rectangle or subpass) that is not ",
-                         "supported");
+      return unsupported("has a dimension (rectangle or subpass) that is not supported");
   }
   const Instruction* component = m_.Def(m_.Word(*image, 2));
   if (component != nullptr && component->opcode == spv::OpTypeInt) {

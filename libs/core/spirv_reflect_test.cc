@@ -465,10 +465,10 @@ TEST_F(SpirvReflectTest, BadTextureDeclarationsAreRefused) {
       {"layout(set = 3, binding = 0) uniform sampler2D tex;\n"
        "layout(push_constant) uniform P { uint64_t t; } p;\n",
        "textureLod(tex, vec2(0.5), 0.0).x + float(p.t)", ErrorCode::kInvalidImage},
-      // Texel buffers and arrays of textures are not bound yet.
-      {"layout(set = 2, binding = 0) uniform samplerBuffer tex;\n"
+      // Storage texel buffers and arrays of textures are not bound yet.
+      {"layout(set = 2, binding = 0, r32f) uniform imageBuffer tex;\n"
        "layout(push_constant) uniform P { uint64_t t; } p;\n",
-       "texelFetch(tex, 0).x + float(p.t)", ErrorCode::kNotSupported},
+       "imageLoad(tex, 0).x + float(p.t)", ErrorCode::kNotSupported},
       {"layout(set = 2, binding = 0) uniform sampler2D tex[2];\n"
        "layout(push_constant) uniform P { uint64_t t; } p;\n",
        "textureLod(tex[1], vec2(0.5), 0.0).x + float(p.t)", ErrorCode::kNotSupported},

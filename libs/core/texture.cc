@@ -225,6 +225,8 @@ const char* DimensionName(ViewDimension dimension) {
       return "layered 2-D";
     case ViewDimension::kCubeArray:
       return "layered cubemap";
+    case ViewDimension::kBuffer:
+      return "linear (tex1Dfetch)";
   }
   return "?";
 }
@@ -361,6 +363,43 @@ absl::StatusOr<BindingViewDesc> TextureBinding(const Function& function,
   return desc;
 }
 
+// A texture over linear memory, as a texel buffer a kernel reads with
+// tex1Dfetch (samplerBuffer): made for each launch, as the memory behind
+// the address may be freed and reused between launches.
+absl::StatusOr<std::shared_ptr<BackendResourceView>> LinearBinding(
+    const Function& function, const ResourceParamInfo& declared, const TextureObject& texture) {
+  const uint32_t param = declared.binding;
+  const std::string& name = function.info().name;
+  const ResourceDesc& r = texture.resource();
+  if (r.type == ResourceType::kPitch2D) {
+    return Error(ErrorCode::kNotSupported, "launch: parameter ", param, " of '", name,
+                 "' is a texture over pitched memory; kernels cannot bind those yet ",
+                 "(docs/kernel-abi.md)");
+  }
+  if (declared.dimension != ViewDimension::kBuffer) {
+    return Error(ErrorCode::kInvalidValue, "launch: parameter ", param, " of '", name, "' is a ",
+                 DimensionName(declared.dimension),
+                 " texture, but its object is over linear memory (a samplerBuffer reads it)");
+  }
+  const bool as_integer = (texture.texture().flags & kTexReadAsInteger) != 0;
+  const bool normalized =
+      IsIntegerFormat(r.format) && !as_integer && ArrayElementBytes(r.format, 1) < 4;
+  const TexelNumeric numeric = normalized ? TexelNumeric::kFloat : RawNumeric(r.format);
+  if (numeric != declared.numeric) {
+    return Error(ErrorCode::kInvalidValue, "launch: parameter ", param, " of '", name, "' reads ",
+                 NumericName(declared.numeric), " texels; its texture object reads ",
+                 NumericName(numeric), "s");
+  }
+  absl::StatusOr<ResolvedPointer> memory = ResolveDeviceRange(r.address, r.size_bytes, "launch");
+  if (!memory.ok() || memory->allocation == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "launch: the memory of the texture object of parameter ",
+                 param, " of '", name, "' was freed");
+  }
+  return function.module()->context()->device()->backend()->CreateBufferView(
+      memory->allocation->backend.get(), memory->offset, r.size_bytes,
+      static_cast<ArrayFormat>(r.format), r.channels, normalized);
+}
+
 absl::StatusOr<BindingViewDesc> SurfaceBinding(const Function& function,
                                                const ResourceParamInfo& declared,
                                                const Array& array) {
@@ -426,12 +465,19 @@ absl::Status ResolveLaunchResources(const Function& function, const uint8_t* par
   for (const ResourceParamInfo& declared : info.resources) {
     uint64_t handle = 0;
     std::memcpy(&handle, params + info.params[declared.binding].offset, sizeof(handle));
-    const bool texture = declared.kind == ResourceKind::kSampledImage;
+    const bool texture = declared.kind != ResourceKind::kStorageImage;
     if (texture) {
       TextureObject* object = LookupAs<TextureObject>(handle);
       if (object == nullptr) {
         return Error(ErrorCode::kInvalidValue, "launch: parameter ", declared.binding, " of '",
                      info.name, "' (0x", absl::Hex(handle), ") is no live texture object");
+      }
+      if (object->context() == function.module()->context() &&
+          object->resource().type != ResourceType::kArray) {
+        SH_ASSIGN_OR_RETURN(std::shared_ptr<BackendResourceView> view,
+                            LinearBinding(function, declared, *object));
+        out->push_back(std::move(view));
+        continue;
       }
       SH_ASSIGN_OR_RETURN(Array * array, BoundArray(function, object->context(), object->resource(),
                                                     declared.binding, true));

@@ -49,11 +49,12 @@ namespace streamhal::vk {
 
 // What every block buffer can be used for: kernels reach memory through
 // device addresses, copies through the buffer, and the same buffer backs the
-// globals (storage) and big-parameter (uniform) descriptors.
+// globals (storage), big-parameter (uniform) and linear-texture (uniform
+// texel buffer, tex1Dfetch) descriptors.
 inline constexpr VkBufferUsageFlags kBlockBufferUsage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
     VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
-    VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
 
 // A range of the host address space held with PROT_NONE so that no host
 // allocation can land there (released on destruction).

@@ -143,7 +143,11 @@ class Translator {
       writes[i].dstBinding = r.binding;
       writes[i].descriptorCount = 1;
       writes[i].descriptorType = r.type;
-      writes[i].pImageInfo = &images[i];
+      if (r.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER) {
+        writes[i].pTexelBufferView = &r.buffer_view;
+      } else {
+        writes[i].pImageInfo = &images[i];
+      }
     }
     f_.push_descriptor_set(t_.command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, c.layout,
                            kResourceDescriptorSet, count, writes);

@@ -46,7 +46,8 @@ struct PushedResource {
   uint32_t binding;
   VkDescriptorType type;
   VkImageView view;
-  VkSampler sampler;  // null for storage images
+  VkSampler sampler;         // null for storage images and texel buffers
+  VkBufferView buffer_view;  // texel buffers only
 };
 
 // At most this many texture and surface parameters per kernel (the

@@ -862,6 +862,17 @@ absl::StatusOr<std::shared_ptr<BackendResourceView>> VulkanDevice::CreateResourc
   return std::shared_ptr<BackendResourceView>(std::move(view));
 }
 
+absl::StatusOr<std::shared_ptr<BackendResourceView>> VulkanDevice::CreateBufferView(
+    BackendAllocation* allocation, uint64_t offset, uint64_t size, ArrayFormat format,
+    uint32_t channels, bool normalized) {
+  SH_RETURN_IF_ERROR(EnsureLogicalDevice());
+  SH_ASSIGN_OR_RETURN(
+      std::shared_ptr<VulkanResourceView> view,
+      VulkanResourceView::CreateBuffer(this, *static_cast<VulkanAllocation*>(allocation), offset,
+                                       size, format, channels, normalized));
+  return std::shared_ptr<BackendResourceView>(std::move(view));
+}
+
 absl::StatusOr<std::unique_ptr<BackendAllocation>> VulkanDevice::RegisterHostMemory(void* pointer,
                                                                                     uint64_t size) {
   SH_RETURN_IF_ERROR(EnsureLogicalDevice());

@@ -133,6 +133,9 @@ class VulkanDevice : public streamhal::BackendDevice {
   absl::StatusOr<std::unique_ptr<BackendImage>> CreateImage(const ImageDesc& desc) override;
   absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateResourceView(
       std::shared_ptr<BackendImage> image, const BindingViewDesc& desc) override;
+  absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateBufferView(
+      BackendAllocation* allocation, uint64_t offset, uint64_t size, ArrayFormat format,
+      uint32_t channels, bool normalized) override;
   // Recorded work for graphs (recording.h).
   absl::StatusOr<std::unique_ptr<BackendRecorder>> CreateRecorder() override;
 

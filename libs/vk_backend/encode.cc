@@ -83,7 +83,7 @@ void EncodeLaunch(const ResolvedLaunch& launch, const DispatchParams& params,
     for (uint32_t i = 0; i < c->resource_count; ++i) {
       const auto* view = static_cast<const VulkanResourceView*>(params.resources[i].get());
       pushed[i] = PushedResource{layout.resources[i].binding, view->descriptor_type(), view->view(),
-                                 view->sampler()};
+                                 view->sampler(), view->buffer_view()};
     }
   }
   if (c->push_size > 0) {

@@ -1,5 +1,6 @@
 #include "vk_backend/resource_view.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "core/status.h"
@@ -39,6 +40,20 @@ VkFormat ViewFormat(VkFormat base, bool normalized, bool srgb) {
   return VK_FORMAT_UNDEFINED;
 }
 
+uint64_t ElementBytes(ArrayFormat format) {
+  switch (format) {
+    case ArrayFormat::kUint8:
+    case ArrayFormat::kSint8:
+      return 1;
+    case ArrayFormat::kUint16:
+    case ArrayFormat::kSint16:
+    case ArrayFormat::kHalf:
+      return 2;
+    default:
+      return 4;
+  }
+}
+
 VkImageViewType ViewType(ViewDimension dimension) {
   switch (dimension) {
     case ViewDimension::k1D:
@@ -55,6 +70,8 @@ VkImageViewType ViewType(ViewDimension dimension) {
       return VK_IMAGE_VIEW_TYPE_2D_ARRAY;
     case ViewDimension::kCubeArray:
       return VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
+    case ViewDimension::kBuffer:
+      break;
   }
   return VK_IMAGE_VIEW_TYPE_2D;
 }
@@ -67,6 +84,8 @@ bool Fits(ViewDimension dimension, VkImageType type) {
       return type == VK_IMAGE_TYPE_1D;
     case ViewDimension::k3D:
       return type == VK_IMAGE_TYPE_3D;
+    case ViewDimension::kBuffer:
+      return false;
     default:
       return type == VK_IMAGE_TYPE_2D;
   }
@@ -101,8 +120,51 @@ VkBorderColor Border(BorderColor color, bool integer) {
 }  // namespace
 
 VkDescriptorType DescriptorTypeOf(ResourceKind kind) {
-  return kind == ResourceKind::kStorageImage ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
-                                             : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  switch (kind) {
+    case ResourceKind::kStorageImage:
+      return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    case ResourceKind::kTexelBuffer:
+      return VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    case ResourceKind::kSampledImage:
+      break;
+  }
+  return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+}
+
+absl::StatusOr<std::shared_ptr<VulkanResourceView>> VulkanResourceView::CreateBuffer(
+    VulkanDevice* device, const VulkanAllocation& allocation, uint64_t offset, uint64_t size,
+    ArrayFormat format, uint32_t channels, bool normalized) {
+  if (!device->features().push_descriptor) {
+    return Error(ErrorCode::kNotSupported,
+                 "the device has no VK_KHR_push_descriptor; kernels cannot bind textures");
+  }
+  const VkFormat vk_format = ViewFormat(ImageFormat(format, channels), normalized, false);
+  if (vk_format == VK_FORMAT_UNDEFINED) {
+    return Error(ErrorCode::kInvalidValue, "the texels have no normalised form");
+  }
+  VkFormatProperties properties = {};
+  vkGetPhysicalDeviceFormatProperties(device->physical_device(), vk_format, &properties);
+  if ((properties.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) == 0) {
+    return Error(ErrorCode::kNotSupported, "the device cannot read texels of Vulkan format ",
+                 static_cast<int>(vk_format), " from a texel buffer");
+  }
+  const VkPhysicalDeviceLimits& limits = device->vk_properties().limits;
+  const uint64_t element = ElementBytes(format) * channels;
+  if (size / element > limits.maxTexelBufferElements) {
+    return Error(ErrorCode::kNotSupported, "a linear texture of ", size / element,
+                 " texels exceeds the device's ", limits.maxTexelBufferElements);
+  }
+  const VkDevice vk_device = device->device();
+  std::shared_ptr<VulkanResourceView> view(new VulkanResourceView(vk_device));
+  view->type_ = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+  VkBufferViewCreateInfo info = {VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+  info.buffer = allocation.buffer();
+  info.format = vk_format;
+  info.offset = allocation.buffer_offset() + offset;
+  info.range = size;
+  SH_VK_RETURN_IF_ERROR(vkCreateBufferView(vk_device, &info, nullptr, &view->buffer_view_),
+                        "vkCreateBufferView");
+  return view;
 }
 
 absl::StatusOr<std::shared_ptr<VulkanResourceView>> VulkanResourceView::Create(
@@ -171,6 +233,7 @@ absl::StatusOr<std::shared_ptr<VulkanResourceView>> VulkanResourceView::Create(
 }
 
 VulkanResourceView::~VulkanResourceView() {
+  if (buffer_view_ != VK_NULL_HANDLE) vkDestroyBufferView(device_, buffer_view_, nullptr);
   if (sampler_ != VK_NULL_HANDLE) vkDestroySampler(device_, sampler_, nullptr);
   if (view_ != VK_NULL_HANDLE) vkDestroyImageView(device_, view_, nullptr);
 }

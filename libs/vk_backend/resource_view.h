@@ -19,6 +19,7 @@
 
 namespace streamhal::vk {
 
+class VulkanAllocation;
 class VulkanDevice;
 
 class VulkanResourceView final : public BackendResourceView {
@@ -28,6 +29,11 @@ class VulkanResourceView final : public BackendResourceView {
   // layers or dimension do not fit the image.
   static absl::StatusOr<std::shared_ptr<VulkanResourceView>> Create(
       VulkanDevice* device, std::shared_ptr<BackendImage> image, const BindingViewDesc& desc);
+  // A uniform texel buffer view of `size` bytes of `allocation` from
+  // `offset` (tex1Dfetch over linear memory).
+  static absl::StatusOr<std::shared_ptr<VulkanResourceView>> CreateBuffer(
+      VulkanDevice* device, const VulkanAllocation& allocation, uint64_t offset, uint64_t size,
+      ArrayFormat format, uint32_t channels, bool normalized);
   ~VulkanResourceView() override;
   VulkanResourceView(const VulkanResourceView&) = delete;
   VulkanResourceView& operator=(const VulkanResourceView&) = delete;
@@ -35,6 +41,7 @@ class VulkanResourceView final : public BackendResourceView {
   VkDescriptorType descriptor_type() const { return type_; }
   VkImageView view() const { return view_; }
   VkSampler sampler() const { return sampler_; }  // null for surfaces
+  VkBufferView buffer_view() const { return buffer_view_; }  // texel buffers only
 
  private:
   explicit VulkanResourceView(VkDevice device) : device_(device) {}
@@ -44,6 +51,7 @@ class VulkanResourceView final : public BackendResourceView {
   VkDescriptorType type_ = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
   VkImageView view_ = VK_NULL_HANDLE;
   VkSampler sampler_ = VK_NULL_HANDLE;
+  VkBufferView buffer_view_ = VK_NULL_HANDLE;
 };
 
 // The descriptor type a kernel's binding of `kind` has.

@@ -194,6 +194,8 @@ bool grid_sync() {
 //   layout(set = 2, binding = 1, r32f) uniform image2D surf;  // surfaces
 //   layout(push_constant) uniform Params { uint64_t tex; uint64_t surf; ... } p;
 //
+// A texture over linear memory is a samplerBuffer (isamplerBuffer,
+// usamplerBuffer), read with tex1Dfetch.
 // Use isampler/usampler (iimage/uimage) for integer texels read as integers
 // (CU_TRSF_READ_AS_INTEGER, 32-bit integers), sampler (image) otherwise.
 // The helpers below take the sampler or image variable, not the handle.
@@ -201,6 +203,7 @@ bool grid_sync() {
 // normalised coordinates (the runtime sets the sampler accordingly), a
 // texel's centre at i + 0.5. Surface coordinates are in elements (CUDA's
 // surf*D functions take x in bytes; GLSL cannot know the element size).
+#define tex1Dfetch(t, i) texelFetch(t, int(i))
 #define tex1D(t, x) textureLod(t, float(x), 0.0)
 #define tex2D(t, x, y) textureLod(t, vec2(x, y), 0.0)
 #define tex3D(t, x, y, z) textureLod(t, vec3(x, y, z), 0.0)
