@@ -43,9 +43,7 @@ bool Passed(const Allocation* allocation) {
 
 // Every allocation, by device address and (for host kinds) by host address.
 // The maps hold ranges that never overlap, so the allocation containing an
-// address is the last one starting at or below it. `owned_` is keyed by
-// device address too, so that an allocation's start (every free) is found
-// by one hash lookup.
+// address is the last one starting at or below it.
 class Registry {
  public:
   void Insert(std::unique_ptr<Allocation> allocation) {
@@ -53,7 +51,7 @@ class Registry {
     Allocation* raw = allocation.get();
     by_device_[raw->device_address()] = raw;
     if (raw->host != nullptr) by_host_[reinterpret_cast<uintptr_t>(raw->host)] = raw;
-    owned_[raw->device_address()] = std::move(allocation);
+    owned_[raw] = std::move(allocation);
   }
 
   // Removes and returns the allocation for destruction outside the lock.
@@ -70,12 +68,14 @@ class Registry {
     return removed;
   }
 
-  // The live allocation that starts at device address `address`.
+  // The live allocation that starts at device address `address`: an exact
+  // b-tree find, which frees in address order (the common order) keep in
+  // cache.
   Allocation* FindStart(uint64_t address) const {
     ReaderMutexLock lock(&mutex_);
-    auto it = owned_.find(address);
-    if (it == owned_.end() || Passed(it->second.get())) return nullptr;
-    return it->second.get();
+    auto it = by_device_.find(address);
+    if (it == by_device_.end() || Passed(it->second)) return nullptr;
+    return it->second;
   }
 
   // The allocation containing [address, address + size) in the device map.
@@ -110,8 +110,8 @@ class Registry {
   std::vector<std::unique_ptr<Allocation>> RemoveAllOf(Context* context) {
     MutexLock lock(&mutex_);
     std::vector<Allocation*> doomed;
-    for (const auto& [address, owned] : owned_) {
-      if (!StaysMapped(owned.get()) && owned->context == context) doomed.push_back(owned.get());
+    for (const auto& [raw, owned] : owned_) {
+      if (!StaysMapped(raw) && raw->context == context) doomed.push_back(raw);
     }
     std::vector<std::unique_ptr<Allocation>> removed;
     for (Allocation* raw : doomed) removed.push_back(RemoveLocked(raw));
@@ -121,7 +121,7 @@ class Registry {
   size_t live_count() const {
     ReaderMutexLock lock(&mutex_);
     size_t live = 0;
-    for (const auto& [address, owned] : owned_) live += Passed(owned.get()) ? 0 : 1;
+    for (const auto& [raw, owned] : owned_) live += Passed(raw) ? 0 : 1;
     return live;
   }
 
@@ -142,10 +142,9 @@ class Registry {
 
   std::unique_ptr<Allocation> RemoveLocked(Allocation* allocation)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    const uint64_t address = allocation->device_address();
-    by_device_.erase(address);
+    by_device_.erase(allocation->device_address());
     if (allocation->host != nullptr) by_host_.erase(reinterpret_cast<uintptr_t>(allocation->host));
-    auto it = owned_.find(address);
+    auto it = owned_.find(allocation);
     std::unique_ptr<Allocation> owned = std::move(it->second);
     owned_.erase(it);
     return owned;
@@ -154,7 +153,7 @@ class Registry {
   mutable SharedMutex mutex_;
   absl::btree_map<uint64_t, Allocation*> by_device_ ABSL_GUARDED_BY(mutex_);
   absl::btree_map<uintptr_t, Allocation*> by_host_ ABSL_GUARDED_BY(mutex_);
-  absl::flat_hash_map<uint64_t, std::unique_ptr<Allocation>> owned_ ABSL_GUARDED_BY(mutex_);
+  absl::flat_hash_map<Allocation*, std::unique_ptr<Allocation>> owned_ ABSL_GUARDED_BY(mutex_);
 };
 
 Registry& GetRegistry() {

@@ -137,8 +137,7 @@ std::unique_ptr<Allocation> RemoveAllocation(Allocation* allocation);
 // Several at once, under one lock (a pool trimming its cache).
 std::vector<std::unique_ptr<Allocation>> RemoveAllocations(
     const std::vector<Allocation*>& allocations);
-// The live device allocation that starts at `dptr`, or null. Costs one hash
-// lookup, however many allocations are live.
+// The live device allocation that starts at `dptr`, or null.
 Allocation* FindDeviceAllocationAt(uint64_t dptr);
 
 // Frees every allocation owned by `context` (context teardown).
