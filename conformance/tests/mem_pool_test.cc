@@ -716,6 +716,135 @@ TEST_F(MemPoolConformance, BadInputIsRefusedAndLosesNothing) {
   EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
 }
 
+// The pool keeps a freed block (here: everything) in the address map, marked
+// cached; to every call it is freed memory until it is handed out again.
+TEST_F(MemPoolConformance, ACachedBlockIsFreedMemoryUntilItIsHandedOutAgain) {
+  constexpr uint32_t kN = 2048;
+  CUmemoryPool pool = NewPool();
+  KeepEverything(pool);
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&data, kN * sizeof(float), pool, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_GE(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), kN * sizeof(float));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 0u);
+
+  CUmemoryPool named = nullptr;
+  unsigned type = 77;
+  for (CUdeviceptr pointer : {data, data + 100}) {
+    SCOPED_TRACE(pointer);
+    EXPECT_BOTH(CUDA_ERROR_INVALID_VALUE,
+                cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, pointer),
+                hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                       reinterpret_cast<hipDeviceptr_t>(pointer)));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+              cuPointerGetAttribute(&named, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, pointer));
+    EXPECT_CU(CUDA_ERROR_NOT_FOUND, cuMemGetAddressRange(nullptr, nullptr, pointer));
+  }
+  EXPECT_EQ(type, 77u);
+  std::vector<float> host = Iota(kN, 1.0f), out(kN, 0.0f);
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoD(data, host.data(), sizeof(float)));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemsetD32(data, 0, 1));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeAsync(data, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFree(data));
+  EXPECT_HIP(hipErrorInvalidValue, hipFreeAsync(reinterpret_cast<void*>(data), nullptr));
+
+  // Handed out again, smaller: live memory of the new size.
+  constexpr uint32_t kM = kN - 64;
+  CUdeviceptr again = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&again, kM * sizeof(float), pool, stream));
+  EXPECT_EQ(again, data);
+  size_t size = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, again));
+  EXPECT_EQ(size, kM * sizeof(float));
+  ASSERT_CU(CUDA_SUCCESS,
+            cuPointerGetAttribute(&named, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, again + 100));
+  EXPECT_EQ(named, pool);
+  EXPECT_CU(CUDA_ERROR_NOT_FOUND, cuMemGetAddressRange(nullptr, nullptr, again + kM * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyHtoDAsync(again, host.data(), kM * sizeof(float), stream));
+  Scale(again, kM, 2.0f, 1.0f, stream);
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(out.data(), again, kM * sizeof(float), stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(again, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  for (uint32_t i = 0; i < kM; ++i) ASSERT_EQ(out[i], host[i] * 2.0f + 1.0f) << i;
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolTrimTo(pool, 0));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0u);
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
+// Two threads freeing one block at once (a caller error): one free counts,
+// the other is refused, and the block is cached once.
+TEST_F(MemPoolConformance, ABlockFreedByTwoThreadsAtOnceIsFreedOnce) {
+  CUmemoryPool pool = NewPool();
+  KeepEverything(pool);
+  CUcontext context = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxGetCurrent(&context));
+  CUstream streams[2] = {nullptr, nullptr};
+  for (CUstream& stream : streams) {
+    ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  }
+  for (int round = 0; round < 50; ++round) {
+    CUdeviceptr data = 0;
+    ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&data, 4096, pool, streams[0]));
+    std::atomic<int> freed{0}, refused{0};
+    auto free_in = [&](CUstream stream) {
+      if (cuCtxSetCurrent(context) != CUDA_SUCCESS) return;
+      const CUresult result = stream == streams[0] ? cuMemFreeAsync(data, stream) : cuMemFree(data);
+      (result == CUDA_SUCCESS ? freed : refused).fetch_add(1);
+    };
+    std::thread first(free_in, streams[0]), second(free_in, streams[1]);
+    first.join();
+    second.join();
+    ASSERT_EQ(freed.load(), 1);
+    ASSERT_EQ(refused.load(), 1);
+    ASSERT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 0u);
+  }
+  // Cached once: two allocations get two blocks.
+  CUdeviceptr a = 0, b = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&a, 4096, pool, streams[0]));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&b, 4096, pool, streams[0]));
+  EXPECT_NE(a, b);
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(a, streams[0]));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(b, streams[0]));
+  for (CUstream stream : streams) EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
+// A context destroyed with pool blocks out gives them back to their pool,
+// which hands them to the next context.
+TEST_F(MemPoolConformance, ADestroyedContextsBlocksGoBackToTheirPool) {
+  CUmemoryPool pool = NewPool();
+  KeepEverything(pool);
+  CUcontext mine = nullptr, other = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxGetCurrent(&mine));
+  CUdevice device = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxGetDevice(&device));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxCreate(&other, 0, device));
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&data, 8192, pool, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  EXPECT_GE(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 8192u);
+  ASSERT_CU(CUDA_SUCCESS, cuCtxDestroy(other));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSetCurrent(mine));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 0u);
+  EXPECT_CU(CUDA_ERROR_NOT_FOUND, cuMemGetAddressRange(nullptr, nullptr, data));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeAsync(data, nullptr));
+  CUdeviceptr again = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&again, 8192, pool, nullptr));
+  EXPECT_EQ(again, data);
+  EXPECT_CU(CUDA_SUCCESS, cuMemsetD32(again, 0x3f800000, 2048));  // 1.0f
+  Scale(again, 2048, 5.0f, 0.0f, nullptr);
+  float value = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&value, again + 4 * 2047, sizeof(value)));
+  EXPECT_EQ(value, 5.0f);
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(again, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
 // ---- HIP --------------------------------------------------------------------
 
 class HipMemPoolConformance : public MemPoolConformance {

@@ -27,13 +27,26 @@ constexpr uint64_t kBlockGranularity = 512;
 // asks the device for a new one: keeps a call's cost flat however many
 // blocks other streams have cached.
 constexpr int kMaxCandidates = 32;
+// Emptied buckets stay while the cache has at most this many sizes, so that
+// a pair of calls of one size costs no b-tree update; beyond, they go.
+constexpr size_t kKeptBuckets = 64;
 
 uint64_t PageSize() { return static_cast<uint64_t>(sysconf(_SC_PAGESIZE)); }
 
-// Bytes cached in every pool, and blocks freed with cuMemFreeAsync that came
-// from cuMemAlloc: synchronisation points have work only when either is
-// nonzero.
-std::atomic<uint64_t> g_cached_bytes{0};
+// Whether some pool may cache memory or a free of cuMemAlloc memory may wait
+// (DeferredFree): synchronisation points have work only then. Set after a
+// block is cached or a free deferred, without a read-modify-write when it is
+// set already (a pair of pool calls costs no shared write). Synchronized
+// clears it before it looks at the pools, each under its lock, and sets it
+// again when something stays; a block cached meanwhile is either seen there
+// or sets the flag after the clear.
+std::atomic<bool> g_maybe_cached{false};
+
+void NoteMaybeCached() {
+  if (!g_maybe_cached.load(std::memory_order_acquire)) {
+    g_maybe_cached.store(true, std::memory_order_release);
+  }
+}
 
 // A non-pool allocation freed in a stream: released once the stream passes
 // `point`.
@@ -62,15 +75,24 @@ class Pools {
     MutexLock lock(&mutex_);
     return DefaultPoolLocked(device);
   }
+  // Every cuMemAllocAsync asks this: one atomic load once the device's
+  // current pool is known.
   MemPool* CurrentPool(Device* device) {
+    const int ordinal = device->ordinal();
+    const bool fast = ordinal >= 0 && ordinal < kFastDevices;
+    if (fast) {
+      if (MemPool* pool = fast_current_[ordinal].load(std::memory_order_acquire)) return pool;
+    }
     MutexLock lock(&mutex_);
-    auto it = current_.find(device->ordinal());
-    if (it != current_.end()) return it->second;
-    return DefaultPoolLocked(device);
+    auto it = current_.find(ordinal);
+    MemPool* pool = it != current_.end() ? it->second : DefaultPoolLocked(device);
+    if (fast) fast_current_[ordinal].store(pool, std::memory_order_release);
+    return pool;
   }
   void SetCurrentPool(Device* device, MemPool* pool) {
     MutexLock lock(&mutex_);
     current_[device->ordinal()] = pool;
+    ForgetCurrentLocked();
   }
   MemPool* Add(std::unique_ptr<MemPool> pool) {
     MutexLock lock(&mutex_);
@@ -91,6 +113,7 @@ class Pools {
           ++it;
         }
       }
+      ForgetCurrentLocked();
       pool->Retire();
       if (!pool->HasLiveBlocks()) doomed = TakeLocked(pool);
     }
@@ -109,7 +132,7 @@ class Pools {
   void Defer(DeferredFree free) {
     MutexLock lock(&mutex_);
     deferred_.push_back(std::move(free));
-    g_cached_bytes.fetch_add(1, std::memory_order_relaxed);
+    NoteMaybeCached();
   }
   // Deinit: every context is gone, so every block is back and no work runs.
   void Clear() {
@@ -119,28 +142,46 @@ class Pools {
       MutexLock lock(&mutex_);
       pools.swap(pools_);
       deferred.swap(deferred_);
-      g_cached_bytes.fetch_sub(deferred.size(), std::memory_order_relaxed);
       defaults_.clear();
       current_.clear();
+      ForgetCurrentLocked();
     }
     for (auto& pool : pools) pool->Trim(0, /*wait=*/true);
   }
+  // Context teardown: each pool takes back the context's blocks; a pool
+  // destroyed earlier goes when that was its last block out.
+  void Reclaim(Context* context) {
+    std::vector<std::unique_ptr<MemPool>> doomed;
+    {
+      MutexLock lock(&mutex_);
+      std::vector<MemPool*> emptied;
+      for (const auto& pool : pools_) {
+        if (pool->imported() || !pool->Reclaim(context)) continue;
+        if (pool->retired() && !pool->HasLiveBlocks()) emptied.push_back(pool.get());
+      }
+      for (MemPool* pool : emptied) doomed.push_back(TakeLocked(pool));
+    }
+    for (auto& pool : doomed) pool->Trim(0, /*wait=*/true);
+  }
   void Synchronized() {
     std::vector<DeferredFree> finished;
+    g_maybe_cached.store(false, std::memory_order_release);
+    bool left = false;
     {
       MutexLock lock(&mutex_);
       // Under the lock, so that no pool is deleted meanwhile.
-      for (const auto& pool : pools_) pool->ReleaseAboveThreshold();
+      for (const auto& pool : pools_) left |= pool->ReleaseAboveThreshold();
       for (auto it = deferred_.begin(); it != deferred_.end();) {
         if (StreamPassed(it->stream, it->point)) {
           finished.push_back(std::move(*it));
           it = deferred_.erase(it);
-          g_cached_bytes.fetch_sub(1, std::memory_order_relaxed);
         } else {
           ++it;
         }
       }
+      left |= !deferred_.empty();
     }
+    if (left) NoteMaybeCached();
     finished.clear();  // the backend frees outside the lock
   }
 
@@ -154,6 +195,10 @@ class Pools {
       pool = pools_.back().get();
     }
     return pool;
+  }
+  // The next CurrentPool of every device asks under the lock again.
+  void ForgetCurrentLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    for (auto& current : fast_current_) current.store(nullptr, std::memory_order_release);
   }
   std::unique_ptr<MemPool> TakeLocked(MemPool* pool) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     for (auto it = pools_.begin(); it != pools_.end(); ++it) {
@@ -171,6 +216,11 @@ class Pools {
   absl::flat_hash_map<int, MemPool*> defaults_ ABSL_GUARDED_BY(mutex_);
   absl::flat_hash_map<int, MemPool*> current_ ABSL_GUARDED_BY(mutex_);
   std::vector<DeferredFree> deferred_ ABSL_GUARDED_BY(mutex_);
+  // Devices whose current pool CurrentPool answers without the lock: each
+  // slot is that device's current pool, or null when it must be looked up.
+  // Written only under the lock.
+  static constexpr int kFastDevices = 64;
+  std::atomic<MemPool*> fast_current_[kFastDevices] = {};
 };
 
 Pools& GetPools() {
@@ -195,12 +245,11 @@ absl::StatusOr<Device*> ResolveDeviceOrdinal(int ordinal, const char* api) {
   return device;
 }
 
-absl::Status AllocFrom(MemPool* pool, uint64_t* dptr, size_t bytes, uint64_t stream_handle,
-                       const char* api) {
-  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+absl::Status AllocFrom(Context* context, MemPool* pool, uint64_t* dptr, size_t bytes,
+                       uint64_t stream_handle, const char* api) {
   if (dptr == nullptr) return Error(ErrorCode::kInvalidValue, api, ": dptr is null");
   if (bytes == 0) return Error(ErrorCode::kInvalidValue, api, ": bytesize is 0");
-  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(context, stream_handle));
   if (pool == nullptr) pool = GetPools().CurrentPool(stream->context()->device());
   if (pool->imported()) {
     return Error(ErrorCode::kInvalidValue, api,
@@ -211,7 +260,6 @@ absl::Status AllocFrom(MemPool* pool, uint64_t* dptr, size_t bytes, uint64_t str
                  pool->device()->ordinal(), ", the stream to device ",
                  stream->context()->device()->ordinal());
   }
-  (void)context;
   // Captured: an allocation node of the capture's graph (core/graph_memory.h).
   if (stream->capture() != nullptr) return CaptureMemAlloc(stream, bytes, dptr);
   SH_ASSIGN_OR_RETURN(Allocation * block, pool->Allocate(stream->context(), stream, bytes));
@@ -233,10 +281,17 @@ MemPool::MemPool(Device* device, const MemPoolProps& props, bool is_default,
       imported_(imported) {}
 
 MemPool::~MemPool() {
-  MutexLock lock(&mutex_);
-  for (auto& [size, block] : cache_) {
-    g_cached_bytes.fetch_sub(size, std::memory_order_relaxed);
+  // Trim(0, /*wait=*/true) ran before (cuMemPoolDestroy, Deinit); whatever
+  // is still cached leaves the address map with the pool.
+  std::vector<Allocation*> left;
+  {
+    MutexLock lock(&mutex_);
+    for (auto& [size, bucket] : cache_) {
+      for (const CachedBlock& cached : bucket) left.push_back(cached.allocation);
+    }
+    cache_.clear();
   }
+  RemoveAllocations(left);
 }
 
 void MemPool::Retire() { retired_.store(true, std::memory_order_release); }
@@ -268,13 +323,14 @@ bool MemPool::Reusable(const CachedBlock& block, Stream* stream, bool* needs_wai
   return false;
 }
 
-std::unique_ptr<Allocation> MemPool::Hand(CachedBlock* block, Context* context, uint64_t bytes) {
-  std::unique_ptr<Allocation> allocation = std::move(block->allocation);
+Allocation* MemPool::Hand(const CachedBlock& block, Context* context, uint64_t bytes) {
+  Allocation* allocation = block.allocation;
   allocation->context = context;
   allocation->size = bytes;
   ++live_blocks_;
   AccountUsed(static_cast<int64_t>(allocation->block_size));
-  g_cached_bytes.fetch_sub(allocation->block_size, std::memory_order_relaxed);
+  // Last: a lookup that finds the block live sees its new owner and size.
+  allocation->cached.store(false, std::memory_order_release);
   return allocation;
 }
 
@@ -287,42 +343,54 @@ absl::StatusOr<Allocation*> MemPool::Allocate(Context* context, Stream* stream, 
   // Blocks in a shared file are mapped, so they are whole pages.
   const uint64_t granularity = arena_ != nullptr ? PageSize() : kBlockGranularity;
   const uint64_t size = (bytes + granularity - 1) / granularity * granularity;
-  SH_ASSIGN_OR_RETURN(std::unique_ptr<Allocation> block, TakeCached(context, stream, size, bytes));
-  if (block == nullptr) {
-    SH_ASSIGN_OR_RETURN(block, NewBlock(context, size, bytes));
-  }
+  SH_ASSIGN_OR_RETURN(Allocation * cached, TakeCached(context, stream, size, bytes));
+  if (cached != nullptr) return cached;  // already in the address map
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<Allocation> block, NewBlock(context, size, bytes));
   Allocation* raw = block.get();
   InsertAllocation(std::move(block));
   return raw;
 }
 
-absl::StatusOr<std::unique_ptr<Allocation>> MemPool::TakeCached(Context* context, Stream* stream,
-                                                                uint64_t size, uint64_t bytes) {
+absl::StatusOr<Allocation*> MemPool::TakeCached(Context* context, Stream* stream, uint64_t size,
+                                                uint64_t bytes) {
   const uint64_t largest_fit = size + size / 4;
-  std::unique_ptr<Allocation> block;
+  Allocation* block = nullptr;
   uint64_t wait_stream = 0, wait_point = 0;
   {
     MutexLock lock(&mutex_);
-    // Blocks that need no wait first; one that does only when none is free.
-    auto waiting = cache_.end();
+    // Blocks that need no wait first, the smallest size and the last freed
+    // first; one that does only when none is free.
+    Bucket* waiting_bucket = nullptr;
+    size_t waiting_index = 0;
     int looked = 0;
     for (auto it = cache_.lower_bound(size);
-         it != cache_.end() && it->first <= largest_fit && looked < kMaxCandidates;
-         ++it, ++looked) {
-      bool needs_wait = false;
-      if (!Reusable(it->second, stream, &needs_wait)) continue;
-      if (!needs_wait) {
-        block = Hand(&it->second, context, bytes);
-        cache_.erase(it);
-        return block;
+         it != cache_.end() && it->first <= largest_fit && looked < kMaxCandidates; ++it) {
+      Bucket& bucket = it->second;
+      if (bucket.empty()) ++looked;  // an empty bucket costs a look too
+      for (size_t i = bucket.size(); i > 0 && looked < kMaxCandidates; --i, ++looked) {
+        bool needs_wait = false;
+        if (!Reusable(bucket[i - 1], stream, &needs_wait)) continue;
+        if (!needs_wait) {
+          block = Hand(bucket[i - 1], context, bytes);
+          bucket.erase(bucket.begin() + static_cast<ptrdiff_t>(i - 1));
+          if (bucket.empty() && cache_.size() > kKeptBuckets) cache_.erase(it);
+          return block;
+        }
+        if (waiting_bucket == nullptr) {
+          waiting_bucket = &bucket;
+          waiting_index = i - 1;
+        }
       }
-      if (waiting == cache_.end()) waiting = it;
     }
-    if (waiting == cache_.end()) return nullptr;
-    wait_stream = waiting->second.stream;
-    wait_point = waiting->second.point;
-    block = Hand(&waiting->second, context, bytes);
-    cache_.erase(waiting);
+    if (waiting_bucket == nullptr) return nullptr;
+    const CachedBlock waiting = (*waiting_bucket)[waiting_index];
+    waiting_bucket->erase(waiting_bucket->begin() + static_cast<ptrdiff_t>(waiting_index));
+    if (waiting_bucket->empty() && cache_.size() > kKeptBuckets) {
+      cache_.erase(waiting.allocation->block_size);
+    }
+    wait_stream = waiting.stream;
+    wait_point = waiting.point;
+    block = Hand(waiting, context, bytes);
   }
   // kReuseAllowInternalDependencies: the allocating stream waits for the
   // free. A source stream destroyed meanwhile finished its work.
@@ -334,10 +402,7 @@ absl::StatusOr<std::unique_ptr<Allocation>> MemPool::TakeCached(Context* context
     MutexLock lock(&mutex_);
     --live_blocks_;
     used_ -= block->block_size;
-    g_cached_bytes.fetch_add(block->block_size, std::memory_order_relaxed);
-    block->context = nullptr;
-    const uint64_t block_size = block->block_size;
-    cache_.emplace(block_size, CachedBlock{std::move(block), wait_stream, wait_point});
+    CacheLocked(block, wait_stream, wait_point);
     return waited;
   }
   stream->NoteWaited(wait_stream, wait_point);
@@ -382,6 +447,7 @@ absl::StatusOr<std::unique_ptr<Allocation>> MemPool::NewBlock(Context* context, 
   AccountReserved(static_cast<int64_t>(size));
   AccountUsed(static_cast<int64_t>(size));
   ++live_blocks_;
+  blocks_.insert(block->get());
   return block;
 }
 
@@ -406,47 +472,91 @@ void MemPool::Forget() {
   --live_blocks_;
 }
 
-void MemPool::Cache(std::unique_ptr<Allocation> block, uint64_t stream, uint64_t point) {
+absl::Status MemPool::Cache(Allocation* block, uint64_t stream, uint64_t point, const char* api) {
   MutexLock lock(&mutex_);
+  // Two threads freeing one block: the lookup let both through, the lock
+  // lets one.
+  if (block->cached.load(std::memory_order_relaxed)) {
+    return Error(ErrorCode::kInvalidValue, api, ": 0x", absl::Hex(block->device_address()),
+                 " is not the start of a live device allocation");
+  }
   --live_blocks_;
   used_ -= block->block_size;
-  block->context = nullptr;
-  g_cached_bytes.fetch_add(block->block_size, std::memory_order_relaxed);
-  const uint64_t size = block->block_size;
-  cache_.emplace(size, CachedBlock{std::move(block), stream, point});
+  CacheLocked(block, stream, point);
+  return absl::OkStatus();
+}
+
+void MemPool::CacheLocked(Allocation* block, uint64_t stream, uint64_t point) {
+  // First: from here on every lookup passes the block by.
+  block->cached.store(true, std::memory_order_release);
+  cache_[block->block_size].push_back(CachedBlock{block, stream, point});
+  NoteMaybeCached();
+}
+
+bool MemPool::Reclaim(Context* context) {
+  MutexLock lock(&mutex_);
+  bool any = false;
+  for (Allocation* block : blocks_) {
+    if (block->cached.load(std::memory_order_relaxed) || block->context != context) continue;
+    --live_blocks_;
+    used_ -= block->block_size;
+    CacheLocked(block, /*stream=*/0, /*point=*/0);
+    any = true;
+  }
+  return any;
 }
 
 void MemPool::Trim(uint64_t keep, bool wait) {
-  std::vector<std::unique_ptr<Allocation>> released;
+  std::vector<Allocation*> released;
   {
     MutexLock lock(&mutex_);
     // Largest blocks first: the fewest releases reach the target.
     for (auto it = cache_.end(); it != cache_.begin() && reserved_ > keep;) {
       --it;
-      CachedBlock& cached = it->second;
-      if (!StreamPassed(cached.stream, cached.point)) {
-        if (!wait) continue;
-        if (Stream* stream = LookupAs<Stream>(cached.stream)) {
-          (void)stream->Wait(cached.point);  // a failed stream runs nothing more
+      const uint64_t size = it->first;
+      Bucket& bucket = it->second;
+      // The oldest frees first: the likeliest to have finished.
+      size_t kept = 0;
+      for (size_t i = 0; i < bucket.size(); ++i) {
+        const CachedBlock& cached = bucket[i];
+        bool release = reserved_ > keep;
+        if (release && !StreamPassed(cached.stream, cached.point)) {
+          if (wait) {
+            if (Stream* stream = LookupAs<Stream>(cached.stream)) {
+              (void)stream->Wait(cached.point);  // a failed stream runs nothing more
+            }
+          } else {
+            release = false;
+          }
         }
+        if (!release) {
+          bucket[kept++] = cached;
+          continue;
+        }
+        reserved_ -= size;
+        blocks_.erase(cached.allocation);
+        released.push_back(cached.allocation);
       }
-      reserved_ -= it->first;
-      g_cached_bytes.fetch_sub(it->first, std::memory_order_relaxed);
-      released.push_back(std::move(cached.allocation));
-      it = cache_.erase(it);
+      bucket.resize(kept);
+      if (bucket.empty()) it = cache_.erase(it);
     }
   }
-  // Destroyed outside the lock; nothing on the device uses them any more.
+  // Out of the address map and destroyed outside the pool's lock; nothing
+  // on the device uses them any more.
+  RemoveAllocations(released);
 }
 
-void MemPool::ReleaseAboveThreshold() {
+bool MemPool::ReleaseAboveThreshold() {
   uint64_t threshold = 0;
   {
     MutexLock lock(&mutex_);
-    if (cache_.empty() || reserved_ <= release_threshold_) return;
+    if (reserved_ == used_) return false;  // nothing cached
+    if (reserved_ <= release_threshold_) return true;
     threshold = release_threshold_;
   }
   Trim(threshold, /*wait=*/false);
+  MutexLock lock(&mutex_);
+  return reserved_ != used_;
 }
 
 absl::Status MemPool::SetAttribute(int attribute, const void* value) {
@@ -530,19 +640,20 @@ absl::Status MemPool::GetAttribute(int attribute, void* value) {
 // ---- entry points -----------------------------------------------------------
 
 absl::Status MemAllocAsync(uint64_t* dptr, size_t bytes, uint64_t stream) {
-  return AllocFrom(nullptr, dptr, bytes, stream, "cuMemAllocAsync");
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  return AllocFrom(context, nullptr, dptr, bytes, stream, "cuMemAllocAsync");
 }
 
 absl::Status MemAllocFromPoolAsync(uint64_t* dptr, size_t bytes, uint64_t pool_handle,
                                    uint64_t stream) {
-  SH_RETURN_IF_ERROR(CurrentContext().status());
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   SH_ASSIGN_OR_RETURN(MemPool * pool, ResolvePool(pool_handle, "cuMemAllocFromPoolAsync"));
-  return AllocFrom(pool, dptr, bytes, stream, "cuMemAllocFromPoolAsync");
+  return AllocFrom(context, pool, dptr, bytes, stream, "cuMemAllocFromPoolAsync");
 }
 
 absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream_handle) {
-  SH_RETURN_IF_ERROR(CurrentContext().status());
-  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(context, stream_handle));
   // Captured: a free node for memory an allocation node of the capture made.
   if (stream->capture() != nullptr) return CaptureMemFree(stream, dptr);
   Allocation* allocation = FindDeviceAllocationAt(dptr);
@@ -562,12 +673,16 @@ absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream_handle) {
     SH_RETURN_IF_ERROR(stream->Record([](BackendStream*) { return absl::OkStatus(); }));
   }
   SH_ASSIGN_OR_RETURN(const uint64_t point, stream->Flush());
+  if (MemPool* pool = allocation->pool; pool != nullptr && !pool->imported()) {
+    // The block stays in the address map, passed by from now on.
+    SH_RETURN_IF_ERROR(pool->Cache(allocation, stream->handle(), point, "cuMemFreeAsync"));
+    BumpResourceGeneration();
+    GetPools().Collect(pool);
+    return absl::OkStatus();
+  }
   std::unique_ptr<Allocation> owned = RemoveAllocation(allocation);
   BumpResourceGeneration();
-  if (MemPool* pool = owned->pool; pool != nullptr && !pool->imported()) {
-    pool->Cache(std::move(owned), stream->handle(), point);
-    GetPools().Collect(pool);
-  } else if (pool != nullptr) {
+  if (MemPool* pool = owned->pool; pool != nullptr) {
     // An imported block is unmapped once the stream passes the free.
     pool->Forget();
     GetPools().Defer(DeferredFree{std::move(owned), stream->handle(), point});
@@ -587,30 +702,26 @@ absl::Status MemPoolFreeNow(Allocation* allocation) {
     GetPools().Collect(pool);
     return freed;
   }
-  std::unique_ptr<Allocation> owned = RemoveAllocation(allocation);
+  MemPool* pool = allocation->pool;
+  SH_RETURN_IF_ERROR(pool->Cache(allocation, /*stream=*/0, /*point=*/0, "cuMemFree"));
   BumpResourceGeneration();
-  MemPool* pool = owned->pool;
-  pool->Cache(std::move(owned), /*stream=*/0, /*point=*/0);
   GetPools().Collect(pool);
   return absl::OkStatus();
 }
 
 void MemPoolReclaim(std::unique_ptr<Allocation> block) {
   MemPool* pool = block->pool;
-  if (pool->imported()) {
-    block.reset();  // the context's work has finished: unmapped now
-    pool->Forget();
-    GetPools().Collect(pool);
-    return;
-  }
-  pool->Cache(std::move(block), /*stream=*/0, /*point=*/0);
+  block.reset();  // the context's work has finished: unmapped now
+  pool->Forget();
   GetPools().Collect(pool);
 }
+
+void MemPoolsReclaim(Context* context) { GetPools().Reclaim(context); }
 
 void DestroyAllMemPools() { GetPools().Clear(); }
 
 void MemPoolsSynchronized() {
-  if (g_cached_bytes.load(std::memory_order_relaxed) == 0) return;
+  if (!g_maybe_cached.load(std::memory_order_acquire)) return;
   GetPools().Synchronized();
 }
 

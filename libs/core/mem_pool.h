@@ -2,11 +2,14 @@
 // cuMemPool*, cuDevice{Get,Set,GetDefault}MemPool and the hip* twins).
 //
 // A pool hands out blocks: each is one backend allocation, entered in the
-// address map (memory.h) while the caller owns it. A block freed in a stream
-// leaves the address map at once and waits in the pool's cache, tagged with
-// the stream and the stream point after which nothing uses it any more. A
-// later allocation takes a cached block of a fitting size without any backend
-// call when the reuse rules allow it:
+// address map (memory.h) when the pool creates it and left there until the
+// pool gives it back to the device. A block freed in a stream is marked
+// cached at once, so that every lookup (a later use, a second free, pointer
+// attributes) passes it by, and waits in the pool's cache, tagged with the
+// stream and the stream point after which nothing uses it any more. A later
+// allocation takes a cached block of a fitting size, the one freed last
+// first, without any backend call or address-map update when the reuse rules
+// allow it:
 //   - in the stream that freed it, always (stream order covers the free);
 //   - in another stream, when that stream has waited for an event recorded
 //     after the free (kReuseFollowEventDependencies), when the free has
@@ -26,6 +29,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/btree_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/c_enum.h"
@@ -131,9 +135,13 @@ class MemPool : public Object {
 
   // A block of at least `bytes` for `stream`, cached or new.
   absl::StatusOr<Allocation*> Allocate(Context* context, Stream* stream, uint64_t bytes);
-  // Takes back a block already removed from the address map: freed in
-  // stream `stream` (a handle) before `point`, or finished (stream 0).
-  void Cache(std::unique_ptr<Allocation> block, uint64_t stream, uint64_t point);
+  // Takes back one of its live blocks (it stays in the address map, marked
+  // cached): freed in stream `stream` (a handle) before `point`, or finished
+  // (stream 0). kInvalidValue when another thread freed it first.
+  absl::Status Cache(Allocation* block, uint64_t stream, uint64_t point, const char* api);
+  // Context teardown: takes back every live block `context` owns (the
+  // context's work has finished). Returns whether it took any.
+  bool Reclaim(Context* context);
   // Imported pools: maps the block another process exported, owned by
   // `context`, and enters it in the address map.
   absl::StatusOr<Allocation*> Import(Context* context, uint64_t offset, uint64_t block_size,
@@ -143,8 +151,9 @@ class MemPool : public Object {
   // Gives finished cached blocks back to the device until the pool holds at
   // most `keep` bytes; with `wait`, first waits for unfinished frees.
   void Trim(uint64_t keep, bool wait);
-  // Trim to the release threshold (a synchronisation point).
-  void ReleaseAboveThreshold();
+  // Trim to the release threshold (a synchronisation point). Returns
+  // whether the pool still caches memory.
+  bool ReleaseAboveThreshold();
 
   absl::Status SetAttribute(int attribute, const void* value);
   absl::Status GetAttribute(int attribute, void* value);
@@ -156,22 +165,26 @@ class MemPool : public Object {
 
  private:
   struct CachedBlock {
-    std::unique_ptr<Allocation> allocation;
-    uint64_t stream = 0;  // the freeing stream's handle; 0: finished
-    uint64_t point = 0;   // the stream point after which the block is unused
+    Allocation* allocation = nullptr;  // owned by the address map
+    uint64_t stream = 0;               // the freeing stream's handle; 0: finished
+    uint64_t point = 0;                // the stream point after which the block is unused
   };
+  // Cached blocks of one size, the one freed last at the back.
+  using Bucket = std::vector<CachedBlock>;
   // Whether a cached block may serve `stream` as is; sets `*needs_wait`
   // when it may after `stream` waits for the free.
   bool Reusable(const CachedBlock& block, Stream* stream, bool* needs_wait) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void AccountReserved(int64_t delta) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void AccountUsed(int64_t delta) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  std::unique_ptr<Allocation> Hand(CachedBlock* block, Context* context, uint64_t bytes)
+  Allocation* Hand(const CachedBlock& block, Context* context, uint64_t bytes)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  void CacheLocked(Allocation* block, uint64_t stream, uint64_t point)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // A cached block `stream` may use now (making it wait for the free when
   // the reuse policy says so), or null.
-  absl::StatusOr<std::unique_ptr<Allocation>> TakeCached(Context* context, Stream* stream,
-                                                         uint64_t size, uint64_t bytes);
+  absl::StatusOr<Allocation*> TakeCached(Context* context, Stream* stream, uint64_t size,
+                                         uint64_t bytes);
   // A block the device has to provide.
   absl::StatusOr<std::unique_ptr<Allocation>> NewBlock(Context* context, uint64_t size,
                                                        uint64_t bytes);
@@ -182,8 +195,11 @@ class MemPool : public Object {
   const std::shared_ptr<PoolArena> arena_;
   const bool imported_;
   mutable Mutex mutex_;
-  // Cached blocks by block size.
-  absl::btree_multimap<uint64_t, CachedBlock> cache_ ABSL_GUARDED_BY(mutex_);
+  // Cached blocks by block size. A bucket that empties stays (a pair of
+  // calls of one size touches only its vector) until Trim.
+  absl::btree_map<uint64_t, Bucket> cache_ ABSL_GUARDED_BY(mutex_);
+  // Every block the pool made and has not given back, live or cached.
+  absl::flat_hash_set<Allocation*> blocks_ ABSL_GUARDED_BY(mutex_);
   bool follow_event_dependencies_ ABSL_GUARDED_BY(mutex_) = true;
   bool allow_opportunistic_ ABSL_GUARDED_BY(mutex_) = true;
   bool allow_internal_dependencies_ ABSL_GUARDED_BY(mutex_) = true;
@@ -244,9 +260,11 @@ void MemPoolsSynchronized();
 // caller has made sure nothing uses it; no implicit synchronisation).
 // `allocation` is still in the address map.
 absl::Status MemPoolFreeNow(Allocation* allocation);
-// Context teardown: the context's blocks, already out of the address map,
-// return to their pools (the context's work has finished).
+// Context teardown: the context's blocks of imported pools, already out of
+// the address map, are unmapped (the context's work has finished).
 void MemPoolReclaim(std::unique_ptr<Allocation> block);
+// Context teardown: every other pool takes back the blocks `context` owns.
+void MemPoolsReclaim(Context* context);
 // Deinit, after every context is destroyed: frees every pool and what it
 // caches, before the devices go.
 void DestroyAllMemPools();

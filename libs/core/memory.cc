@@ -30,9 +30,20 @@ namespace {
 // CUDA guarantees at least 256-byte alignment for cuMemAlloc.
 constexpr uint64_t kPitchAlignment = 256;
 
-// Every live allocation, by device address and (for host kinds) by host
-// address. The maps hold ranges that never overlap, so the allocation
-// containing an address is the last one starting at or below it.
+// Blocks of pools that allocate stay in the maps while their pool caches
+// them (Allocation::cached); everything else is in the maps exactly while it
+// is live.
+bool StaysMapped(const Allocation* allocation) {
+  return allocation->pool != nullptr && !allocation->pool->imported();
+}
+
+bool Passed(const Allocation* allocation) {
+  return allocation->cached.load(std::memory_order_acquire);
+}
+
+// Every allocation, by device address and (for host kinds) by host address.
+// The maps hold ranges that never overlap, so the allocation containing an
+// address is the last one starting at or below it.
 class Registry {
  public:
   void Insert(std::unique_ptr<Allocation> allocation) {
@@ -47,6 +58,24 @@ class Registry {
   std::unique_ptr<Allocation> Remove(Allocation* allocation) {
     MutexLock lock(&mutex_);
     return RemoveLocked(allocation);
+  }
+
+  std::vector<std::unique_ptr<Allocation>> RemoveMany(const std::vector<Allocation*>& allocations) {
+    std::vector<std::unique_ptr<Allocation>> removed;
+    removed.reserve(allocations.size());
+    MutexLock lock(&mutex_);
+    for (Allocation* raw : allocations) removed.push_back(RemoveLocked(raw));
+    return removed;
+  }
+
+  // The live allocation that starts at device address `address`: an exact
+  // b-tree find, which frees in address order (the common order) keep in
+  // cache.
+  Allocation* FindStart(uint64_t address) const {
+    ReaderMutexLock lock(&mutex_);
+    auto it = by_device_.find(address);
+    if (it == by_device_.end() || Passed(it->second)) return nullptr;
+    return it->second;
   }
 
   // The allocation containing [address, address + size) in the device map.
@@ -70,24 +99,30 @@ class Registry {
     auto it = by_host_.lower_bound(address + size);
     if (it == by_host_.begin()) return false;
     --it;
+    if (Passed(it->second)) return false;
     const uintptr_t start = reinterpret_cast<uintptr_t>(it->second->host);
     return start + it->second->size > address;
   }
 
+  // Every allocation `context` owns except pool blocks that stay mapped:
+  // their pools take those back themselves (MemPoolsReclaim), under the
+  // lock that guards their `context`.
   std::vector<std::unique_ptr<Allocation>> RemoveAllOf(Context* context) {
     MutexLock lock(&mutex_);
     std::vector<Allocation*> doomed;
     for (const auto& [raw, owned] : owned_) {
-      if (raw->context == context) doomed.push_back(raw);
+      if (!StaysMapped(raw) && raw->context == context) doomed.push_back(raw);
     }
     std::vector<std::unique_ptr<Allocation>> removed;
     for (Allocation* raw : doomed) removed.push_back(RemoveLocked(raw));
     return removed;
   }
 
-  size_t size() const {
+  size_t live_count() const {
     ReaderMutexLock lock(&mutex_);
-    return owned_.size();
+    size_t live = 0;
+    for (const auto& [raw, owned] : owned_) live += Passed(raw) ? 0 : 1;
+    return live;
   }
 
  private:
@@ -96,6 +131,8 @@ class Registry {
     auto it = map.upper_bound(address);
     if (it == map.begin()) return nullptr;
     --it;
+    // A cached pool block is not there; no other range overlaps it.
+    if (Passed(it->second)) return nullptr;
     const auto [start, length] = range_of(it->second);
     // Overflow-safe: address >= start here.
     if (address - start > length || size > length - (address - start)) return nullptr;
@@ -314,11 +351,15 @@ std::unique_ptr<Allocation> RemoveAllocation(Allocation* allocation) {
   return GetRegistry().Remove(allocation);
 }
 
+std::vector<std::unique_ptr<Allocation>> RemoveAllocations(
+    const std::vector<Allocation*>& allocations) {
+  return GetRegistry().RemoveMany(allocations);
+}
+
 Allocation* FindDeviceAllocationAt(uint64_t dptr) {
-  Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
+  Allocation* allocation = GetRegistry().FindStart(dptr);
   if (allocation == nullptr || allocation->kind != AllocationKind::kDevice ||
-      allocation->device_address() != dptr || allocation->virtual_mapping ||
-      allocation->graph_memory || allocation->ipc_import) {
+      allocation->virtual_mapping || allocation->graph_memory || allocation->ipc_import) {
     return nullptr;
   }
   return allocation;
@@ -332,6 +373,7 @@ uint64_t NextBufferId() {
 void FreeContextAllocations(Context* context) {
   // The context has synchronised already; destruction happens here, outside
   // the registry lock. Pool blocks go back to their pools.
+  MemPoolsReclaim(context);
   std::vector<std::unique_ptr<Allocation>> removed = GetRegistry().RemoveAllOf(context);
   for (std::unique_ptr<Allocation>& allocation : removed) {
     if (allocation->pool != nullptr) MemPoolReclaim(std::move(allocation));
@@ -360,12 +402,11 @@ absl::Status MemFree(uint64_t dptr, bool allow_null) {
     if (allow_null) return absl::OkStatus();
     return Error(ErrorCode::kInvalidValue, "cuMemFree: dptr is 0");
   }
-  Allocation* allocation = GetRegistry().FindDevice(dptr, 0);
+  Allocation* allocation = GetRegistry().FindStart(dptr);
   if (allocation == nullptr ||
       (allocation->kind != AllocationKind::kDevice &&
        allocation->kind != AllocationKind::kManaged) ||
-      allocation->device_address() != dptr || allocation->virtual_mapping ||
-      allocation->graph_memory) {
+      allocation->virtual_mapping || allocation->graph_memory) {
     return Error(ErrorCode::kInvalidValue, "cuMemFree: 0x", absl::Hex(dptr),
                  " is not the start of a live device allocation");
   }
@@ -560,6 +601,6 @@ absl::Status MemHostUnregister(void* host) {
   return Release(resolved.allocation);
 }
 
-size_t LiveAllocationCount() { return GetRegistry().size(); }
+size_t LiveAllocationCount() { return GetRegistry().live_count(); }
 
 }  // namespace streamhal

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/backend.h"
@@ -57,6 +58,12 @@ struct Allocation {
   MemPool* pool = nullptr;
   // Pool blocks: the size of the backend allocation (at least `size`).
   uint64_t block_size = 0;
+  // Blocks of pools that allocate (not imported ones): true while the block
+  // waits in its pool's cache. Such a block stays in the address map, where
+  // every lookup passes it by as if it were not there, so that handing it out
+  // again and taking it back cost its pool no map update. Changed only under
+  // the pool's lock; `context` and `size` are written before it turns false.
+  std::atomic<bool> cached{false};
   // Blocks of pools with shareable handles: the offset in the pool's file.
   uint64_t pool_offset = 0;
   // A device import of mapped virtual memory (virtual_memory.h): freed by
@@ -120,10 +127,16 @@ absl::StatusOr<Allocation*> AllocateManagedMemory(Context* context, uint64_t siz
 // Frees an allocation after the context's work has finished.
 absl::Status FreeAllocation(Allocation* allocation);
 
-// Memory pools (mem_pool.cc): a block enters the address map when it is
-// handed out and leaves it when it is freed, while its pool keeps it.
+// Memory pools (mem_pool.cc) and other owners of device memory: enters an
+// allocation in the address map, or takes it out for destruction. A block of
+// a pool that allocates enters the map when its pool creates it and leaves it
+// when the pool gives it back to the device; while cached it is passed by
+// (Allocation::cached).
 void InsertAllocation(std::unique_ptr<Allocation> allocation);
 std::unique_ptr<Allocation> RemoveAllocation(Allocation* allocation);
+// Several at once, under one lock (a pool trimming its cache).
+std::vector<std::unique_ptr<Allocation>> RemoveAllocations(
+    const std::vector<Allocation*>& allocations);
 // The live device allocation that starts at `dptr`, or null.
 Allocation* FindDeviceAllocationAt(uint64_t dptr);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/context.h"
+#include "core/mem_pool.h"
 #include "core/runtime.h"
 #include "core/status.h"
 #include "core/testing/fake_backend.h"
@@ -218,6 +219,57 @@ TEST_F(MemoryTest, StreamHandlesAreValidated) {
   EXPECT_EQ(ErrorCodeOf(Memset(dptr, 0, 1, 4, 0xdead0000, Sync::kAsync)), ErrorCode::kInvalidHandle);
   EXPECT_TRUE(Memset(dptr, 0, 1, 4, 0x1, Sync::kAsync).ok());
   EXPECT_TRUE(Memset(dptr, 0, 1, 4, 0x2, Sync::kAsync).ok());
+}
+
+// A pool keeps a freed block in the address map, marked cached: every lookup
+// must answer as if it were not there.
+TEST_F(MemoryTest, ACachedPoolBlockIsNotAnAllocation) {
+  const size_t before = LiveAllocationCount();
+  uint64_t pool = 0;
+  ASSERT_TRUE(DeviceGetDefaultMemPool(HandleOut(&pool), 0).ok());
+  const uint64_t keep = ~uint64_t{0};
+  ASSERT_TRUE(MemPoolSetAttribute(pool, kPoolAttrReleaseThreshold, &keep).ok());
+  uint64_t dptr = 0;
+  ASSERT_TRUE(MemAllocAsync(&dptr, 1000, 0).ok());
+  EXPECT_EQ(LiveAllocationCount(), before + 1);
+  EXPECT_EQ(FindDeviceAllocationAt(dptr)->size, 1000u);
+  ASSERT_TRUE(MemFreeAsync(dptr, 0).ok());
+  EXPECT_EQ(LiveAllocationCount(), before);
+  EXPECT_EQ(FindDeviceAllocationAt(dptr), nullptr);
+  EXPECT_EQ(ErrorCodeOf(ResolveDeviceRange(dptr + 8, 8, "test").status()),
+            ErrorCode::kInvalidValue);
+  EXPECT_FALSE(ResolveAnyRange(dptr, 1).is_device());
+  uint64_t base = 0;
+  EXPECT_EQ(ErrorCodeOf(MemGetAddressRange(&base, nullptr, dptr)), ErrorCode::kNotFound);
+  EXPECT_EQ(ErrorCodeOf(MemFreeAsync(dptr, 0)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(MemFree(dptr, false)), ErrorCode::kInvalidValue);
+  EXPECT_EQ(ErrorCodeOf(Memset(dptr, 0, 1, 4, 0, Sync::kBlocking)), ErrorCode::kInvalidValue);
+  // Handed out again, the block answers with its new size.
+  uint64_t again = 0;
+  ASSERT_TRUE(MemAllocAsync(&again, 900, 0).ok());
+  EXPECT_EQ(again, dptr);
+  ASSERT_TRUE(MemGetAddressRange(&base, nullptr, dptr + 899).ok());
+  EXPECT_EQ(base, dptr);
+  EXPECT_EQ(ErrorCodeOf(MemGetAddressRange(&base, nullptr, dptr + 900)), ErrorCode::kNotFound);
+  ASSERT_TRUE(MemFree(again, false).ok());
+  EXPECT_EQ(LiveAllocationCount(), before);
+}
+
+TEST_F(MemoryTest, ContextDestructionReturnsItsPoolBlocks) {
+  const size_t before = LiveAllocationCount();
+  uint64_t pool = 0;
+  ASSERT_TRUE(DeviceGetDefaultMemPool(HandleOut(&pool), 0).ok());
+  uint64_t dptr = 0;
+  ASSERT_TRUE(MemAllocAsync(&dptr, 4096, 0).ok());
+  uint64_t used = 0;
+  ASSERT_TRUE(MemPoolGetAttribute(pool, kPoolAttrUsedMemCurrent, &used).ok());
+  EXPECT_GE(used, 4096u);
+  ASSERT_TRUE(DestroyContext(HandleValue(ctx_)).ok());
+  EXPECT_EQ(LiveAllocationCount(), before);
+  ASSERT_TRUE(MemPoolGetAttribute(pool, kPoolAttrUsedMemCurrent, &used).ok());
+  EXPECT_EQ(used, 0u);
+  ASSERT_TRUE(CreateContext(HandleOut(&ctx_), 0, 0).ok());
+  EXPECT_EQ(ErrorCodeOf(MemFreeAsync(dptr, 0)), ErrorCode::kInvalidValue);
 }
 
 }  // namespace

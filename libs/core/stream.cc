@@ -122,6 +122,10 @@ uint64_t Stream::WaitedPoint(uint64_t stream) const {
 
 absl::StatusOr<Stream*> ResolveStream(uint64_t handle) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  return ResolveStream(context, handle);
+}
+
+absl::StatusOr<Stream*> ResolveStream(Context* context, uint64_t handle) {
   if (handle == 0 || handle == kStreamLegacy) return context->DefaultStream();
   if (handle == kStreamPerThread) return context->PerThreadStream();
   HandleState state;

@@ -161,6 +161,8 @@ class Stream : public Object {
 // stream of the current context; anything else must be a live stream of the
 // current context's device.
 absl::StatusOr<Stream*> ResolveStream(uint64_t handle);
+// The same for a caller that has resolved the current context already.
+absl::StatusOr<Stream*> ResolveStream(Context* context, uint64_t handle);
 
 // --- Validated entry points (cuStream*, hipStream*) ---
 // `priority` is clamped to the range cuCtxGetStreamPriorityRange reports.
