@@ -11,9 +11,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "conformance_kernels.h"
@@ -1167,6 +1170,95 @@ TEST_F(PtxConformance, CompressedFatBinaryIsNotSupported) {
   CUmodule module = nullptr;
   EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuModuleLoadData(&module, fatbin.data()));
   ProvesLimitation();
+}
+
+// The translation cache (docs/ptx.md): CUDA_CACHE_PATH names the directory,
+// a second load of the same PTX reads the entry the first wrote, a damaged
+// entry is translated again and rewritten, and CUDA_CACHE_DISABLE=1 neither
+// reads nor writes. Every load gives a working module.
+class PtxCacheConformance : public ContextTest {
+ protected:
+  void SetUp() override {
+    ContextTest::SetUp();
+    for (const char* name : {"CUDA_CACHE_PATH", "CUDA_CACHE_DISABLE"}) {
+      const char* value = std::getenv(name);
+      saved_.emplace_back(name, value == nullptr ? "" : value, value != nullptr);
+    }
+    std::string pattern = testing::TempDir() + "/streamhal_ptx_cache_XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    setenv("CUDA_CACHE_PATH", dir_.c_str(), 1);
+    unsetenv("CUDA_CACHE_DISABLE");
+  }
+  void TearDown() override {
+    for (const auto& [name, value, was_set] : saved_) {
+      if (was_set) {
+        setenv(name.c_str(), value.c_str(), 1);
+      } else {
+        unsetenv(name.c_str());
+      }
+    }
+    std::error_code ignored;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+    ContextTest::TearDown();
+  }
+  std::vector<std::string> Entries() const {
+    std::vector<std::string> files;
+    std::error_code ignored;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ignored)) {
+      files.push_back(entry.path().string());
+    }
+    return files;
+  }
+  void LoadAndRunVectorAdd() {
+    CUmodule module = nullptr;
+    ExpectCudaVectorAdd(LoadPtx(PtxVectorAdd(), "vector_add", &module), 500);
+    EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  }
+
+  std::string dir_;
+  std::vector<std::tuple<std::string, std::string, bool>> saved_;
+};
+
+TEST_F(PtxCacheConformance, SecondLoadReadsTheEntryTheFirstWrote) {
+  LoadAndRunVectorAdd();
+  const std::vector<std::string> entries = Entries();
+  ASSERT_EQ(entries.size(), 1u);
+  const auto size = std::filesystem::file_size(entries[0]);
+  EXPECT_GT(size, 88u);
+  LoadAndRunVectorAdd();
+  EXPECT_EQ(Entries(), entries);
+  EXPECT_EQ(std::filesystem::file_size(entries[0]), size);
+}
+
+TEST_F(PtxCacheConformance, DamagedEntryIsTranslatedAgainAndRewritten) {
+  LoadAndRunVectorAdd();
+  const std::vector<std::string> entries = Entries();
+  ASSERT_EQ(entries.size(), 1u);
+  const auto size = std::filesystem::file_size(entries[0]);
+  FILE* f = std::fopen(entries[0].c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fputs("not a cache entry", f);
+  std::fclose(f);
+  LoadAndRunVectorAdd();
+  EXPECT_EQ(std::filesystem::file_size(entries[0]), size);
+}
+
+TEST_F(PtxCacheConformance, CudaCacheDisableNeitherReadsNorWrites) {
+  setenv("CUDA_CACHE_DISABLE", "1", 1);
+  LoadAndRunVectorAdd();
+  EXPECT_TRUE(Entries().empty());
+}
+
+TEST_F(PtxCacheConformance, UnusableCacheDirectoryStillLoads) {
+  const std::string file = dir_ + "/file";
+  FILE* f = std::fopen(file.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  setenv("CUDA_CACHE_PATH", (file + "/cache").c_str(), 1);
+  LoadAndRunVectorAdd();
+  LoadAndRunVectorAdd();
+  EXPECT_EQ(std::filesystem::file_size(file), 0u);
 }
 
 }  // namespace
