@@ -1584,7 +1584,7 @@ TEST_F(PtxCacheConformance, SecondLoadReadsTheEntryTheFirstWrote) {
   const std::vector<std::string> entries = Entries();
   ASSERT_EQ(entries.size(), 1u);
   const auto size = std::filesystem::file_size(entries[0]);
-  EXPECT_GT(size, 88u);
+  EXPECT_GT(size, 64u);
   LoadAndRunVectorAdd();
   EXPECT_EQ(Entries(), entries);
   EXPECT_EQ(std::filesystem::file_size(entries[0]), size);

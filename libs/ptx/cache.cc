@@ -93,9 +93,9 @@ struct EntryHeader {
   uint32_t translator_version;  // kTranslatorVersion
   uint8_t key[32];              // the entry's key (also its file name)
   uint64_t payload_bytes;       // SPIR-V bytes that follow
-  uint8_t payload_sha256[32];   // checksum of those bytes
+  uint64_t payload_checksum;    // Checksum() of those bytes
 };
-static_assert(sizeof(EntryHeader) == 88);
+static_assert(sizeof(EntryHeader) == 64);
 
 constexpr char kMagic[8] = {'S', 'H', 'P', 'T', 'X', 'C', '\x01', '\x02'};
 constexpr uint32_t kFormatVersion = 1;
@@ -108,6 +108,35 @@ constexpr size_t kEntrySuffixSize = sizeof(kEntrySuffix) - 1;
 
 // Debian's Abseil has a string_view of its own.
 absl::string_view Absl(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+
+// Detects damaged entries (torn writes, bit flips), not forgeries: the key
+// is SHA-256 already, and hashing every hit's payload with it would cost a
+// cache hit most of its time. 64-bit multiply-rotate rounds over 8-byte
+// words (xxHash's round function), seeded with the length; a trailing
+// partial word is zero-padded.
+uint64_t Checksum(std::string_view bytes) {
+  constexpr uint64_t kPrime1 = 0x9e3779b185ebca87ull, kPrime2 = 0xc2b2ae3d27d4eb4full;
+  auto round = [](uint64_t h, uint64_t word) {
+    h += word * kPrime2;
+    h = (h << 31) | (h >> 33);
+    return h * kPrime1;
+  };
+  uint64_t h = kPrime1 ^ bytes.size();
+  size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, bytes.data() + i, 8);
+    h = round(h, word);
+  }
+  if (i < bytes.size()) {
+    uint64_t word = 0;
+    std::memcpy(&word, bytes.data() + i, bytes.size() - i);
+    h = round(h, word);
+  }
+  h ^= h >> 29;
+  h *= kPrime2;
+  return h ^ (h >> 32);
+}
 
 std::array<uint8_t, 32> Key(std::string_view ptx, std::string_view device) {
   // Lengths first, so no two (device, ptx) pairs share key material.
@@ -244,7 +273,7 @@ std::optional<std::vector<uint32_t>> TranslationCache::Load(std::string_view ptx
       header.format_version != kFormatVersion || header.translator_version != kTranslatorVersion ||
       std::memcmp(header.key, key.data(), key.size()) != 0 ||
       header.payload_bytes != payload.size() || payload.size() < 20 || payload.size() % 4 != 0 ||
-      std::memcmp(Sha256(payload).data(), header.payload_sha256, 32) != 0) {
+      Checksum(payload) != header.payload_checksum) {
     return std::nullopt;
   }
   std::vector<uint32_t> words(payload.size() / 4);
@@ -275,8 +304,7 @@ bool TranslationCache::Store(std::string_view ptx, std::string_view device,
   std::memcpy(header.key, key.data(), key.size());
   header.payload_bytes = payload_bytes;
   const std::string_view payload(reinterpret_cast<const char*>(spirv.data()), payload_bytes);
-  const std::array<uint8_t, 32> checksum = Sha256(payload);
-  std::memcpy(header.payload_sha256, checksum.data(), checksum.size());
+  header.payload_checksum = Checksum(payload);
 
   // A name no other writer uses (process and a per-process counter), in the
   // same directory so rename(2) replaces the entry atomically: a reader sees

@@ -36,7 +36,7 @@ struct CacheSettings {
   static CacheSettings FromEnvironment();
 };
 
-// SHA-256 of `bytes` (FIPS 180-4): the cache key and each entry's checksum.
+// SHA-256 of `bytes` (FIPS 180-4): the cache key.
 std::array<uint8_t, 32> Sha256(std::string_view bytes);
 
 // The cache in one directory. `device` names the device the SPIR-V is for

@@ -153,7 +153,7 @@ TEST_F(TranslationCacheTest, TruncatedOrEmptyEntryIsAMiss) {
   ASSERT_TRUE(TranslatePtxCached(ptx_, kDevice, Settings()).ok());
   const std::string path = TranslationCache(Settings()).EntryPath(ptx_, kDevice);
   const std::string bytes = ReadFile(path);
-  for (size_t keep : {size_t{0}, size_t{40}, size_t{88}, bytes.size() - 4}) {
+  for (size_t keep : {size_t{0}, size_t{40}, size_t{64}, bytes.size() - 4}) {
     WriteFile(path, bytes.substr(0, keep));
     auto result = TranslatePtxCached(ptx_, kDevice, Settings());
     ASSERT_TRUE(result.ok());
@@ -232,7 +232,7 @@ TEST_F(TranslationCacheTest, LeavesNoTemporaryFiles) {
 
 TEST_F(TranslationCacheTest, MaxSizeEvictsTheLeastRecentlyUsed) {
   CacheSettings settings = Settings();
-  const uint64_t entry_bytes = 88 + spirv_.size() * 4;
+  const uint64_t entry_bytes = 64 + spirv_.size() * 4;
   settings.max_bytes = 2 * entry_bytes + entry_bytes / 2;  // room for two
   const TranslationCache cache(settings);
   ASSERT_TRUE(cache.Store("a", kDevice, spirv_));
