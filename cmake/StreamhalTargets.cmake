@@ -25,5 +25,5 @@ function(streamhal_add_test_suite name)
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} streamhal_test_main GTest::gmock)
   streamhal_set_warnings(${name})
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120
-    PROPERTIES ENVIRONMENT "STREAMHAL_VALIDATION=1;STREAMHAL_TEST_SHADERS_DIR=${CMAKE_BINARY_DIR}/shaders;${STREAMHAL_TEST_PTX_CACHE_ENV}")
+    PROPERTIES ENVIRONMENT "STREAMHAL_VALIDATION=1;STREAMHAL_TEST_SHADERS_DIR=${CMAKE_BINARY_DIR}/shaders")
 endfunction()
