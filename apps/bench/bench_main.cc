@@ -118,6 +118,20 @@ class RatioReporter : public benchmark::ConsoleReporter {
           "BM_Hip_MemcpyHtoD64MiB/real_time", "BM_Streamhal_MemcpyHtoD64MiB/real_time");
     Ratio("HIP DtoH 64 MiB throughput / CUDA's (target >= 0.95)", rates_,
           "BM_Hip_MemcpyDtoH64MiB/real_time", "BM_Streamhal_MemcpyDtoH64MiB/real_time");
+    // Issue 15: translated PTX against the hand-written GLSL kernel of the
+    // same algorithm, and the translation cache.
+    for (const char* kernel : {"VectorAdd", "Matmul", "Reduce"}) {
+      const std::string label =
+          std::string("PTX / GLSL kernel time, ") + kernel + " (target <= 1.3)";
+      Ratio(label.c_str(), times_, std::string("BM_Kernel/") + kernel + "_ptx/real_time",
+            std::string("BM_Kernel/") + kernel + "_glsl/real_time");
+    }
+    Ratio("PTX corpus, second load from the cache / first (target <= 0.1)", times_,
+          "BM_Ptx_CachedCorpus/warm:1", "BM_Ptx_CachedCorpus/warm:0");
+    Ratio("PTX corpus, second load from the cache / translation alone", times_,
+          "BM_Ptx_CachedCorpus/warm:1", "BM_Ptx_TranslateCorpus");
+    Ratio("PTX corpus cuModuleLoadData+Unload, warm cache / empty cache", times_,
+          "BM_Ptx_ModuleLoadCorpus/warm:1", "BM_Ptx_ModuleLoadCorpus/warm:0");
   }
 
  private:

@@ -23,6 +23,19 @@ const char* PtxBitFind();
 const char* PtxFloatToInt();
 // __noinline__ device functions: device_calls and call_barrier.
 const char* PtxDeviceCalls();
+// Kernels of the second corpus round: tiled matrix multiply, padded
+// transpose, prefix scan, bitonic sort, Mandelbrot, N-body, stencil, 64-bit
+// integer math, a switch with early returns, structs by value.
+const char* PtxMatmulTiled();
+const char* PtxTransposePadded();
+const char* PtxPrefixScan();
+const char* PtxBitonicSort();
+const char* PtxMandelbrot();
+const char* PtxNbody();
+const char* PtxStencil();
+const char* PtxInt64Math();
+const char* PtxSwitchReturns();
+const char* PtxStructParam();
 // Relocatable device code (nvcc -rdc=true) for the linker: link_scale defines
 // the .visible global link_factor, link_offset only declares it .extern;
 // link_call_a defines the .visible .func link_weight that link_call_b

@@ -9,11 +9,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "conformance_kernels.h"
@@ -1167,6 +1171,453 @@ TEST_F(PtxConformance, CompressedFatBinaryIsNotSupported) {
   CUmodule module = nullptr;
   EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuModuleLoadData(&module, fatbin.data()));
   ProvesLimitation();
+}
+
+void Launch2D(CUfunction f, unsigned gx, unsigned gy, unsigned bx, unsigned by, void** params,
+              unsigned shared = 0) {
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLaunchKernel(f, gx, gy, 1, bx, by, 1, shared, nullptr, params, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+}
+
+TEST_F(PtxConformance, TiledMatrixMultiplyStagesTilesInSharedMemory) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxMatmulTiled(), "matmul_tiled", &module);
+  ASSERT_NE(f, nullptr);
+  int m = 70, n = 50, k = 45;  // not multiples of the 16-wide tile
+  std::vector<float> a(m * k), b(k * n);
+  for (int i = 0; i < m * k; ++i) a[i] = static_cast<float>(i % 7 - 3);
+  for (int i = 0; i < k * n; ++i) b[i] = static_cast<float>(i % 5 - 2);
+  CUdeviceptr da = CudaUpload(a), db = CudaUpload(b), dc = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dc, m * n * 4));
+  void* params[] = {&da, &db, &dc, &m, &n, &k};
+  Launch2D(f, (n + 15) / 16, (m + 15) / 16, 16, 16, params);
+  const std::vector<float> c = CudaDownload<float>(dc, m * n);
+  for (int r = 0; r < m; ++r) {
+    for (int col = 0; col < n; ++col) {
+      float expected = 0;  // small integers: every order of the sum is exact
+      for (int i = 0; i < k; ++i) expected += a[r * k + i] * b[i * n + col];
+      ASSERT_EQ(c[r * n + col], expected) << r << "," << col;
+    }
+  }
+  for (CUdeviceptr p : {da, db, dc}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, TransposeThroughAPaddedSharedTile) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxTransposePadded(), "transpose_padded", &module);
+  ASSERT_NE(f, nullptr);
+  int shared_bytes = -1;
+  ASSERT_CU(CUDA_SUCCESS,
+            cuFuncGetAttribute(&shared_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+  EXPECT_EQ(shared_bytes, 32 * 33 * 4);
+  int rows = 100, cols = 70;
+  std::vector<float> in(rows * cols);
+  for (int i = 0; i < rows * cols; ++i) in[i] = static_cast<float>(i);
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, rows * cols * 4));
+  void* params[] = {&din, &dout, &rows, &cols};
+  Launch2D(f, (cols + 31) / 32, (rows + 31) / 32, 32, 8, params);
+  const std::vector<float> out = CudaDownload<float>(dout, rows * cols);
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) ASSERT_EQ(out[c * rows + r], in[r * cols + c]) << r << "," << c;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, PrefixScanOfEachBlockAndItsTotal) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxPrefixScan(), "prefix_scan", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 1000;
+  std::vector<int> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 37) % 23 - 11;
+  const int blocks = (n + 255) / 256;
+  CUdeviceptr din = CudaUpload(in), dout = 0, dsums = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dsums, blocks * 4));
+  void* params[] = {&din, &dout, &dsums, &n};
+  Launch(f, blocks, 256, params);
+  const std::vector<int> out = CudaDownload<int>(dout, n);
+  const std::vector<int> sums = CudaDownload<int>(dsums, blocks);
+  int running = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i % 256 == 0) running = 0;
+    running += in[i];
+    ASSERT_EQ(out[i], running) << i;
+    // The last block's total counts its zero padding too: the same sum.
+    if (i % 256 == 255 || i == n - 1) {
+      EXPECT_EQ(sums[i / 256], running) << "block " << i / 256;
+    }
+  }
+  for (CUdeviceptr p : {din, dout, dsums}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, BitonicSortOrdersEachBlock) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxBitonicSort(), "bitonic_sort", &module);
+  ASSERT_NE(f, nullptr);
+  const int blocks = 4, n = blocks * 256;
+  std::vector<uint32_t> keys(n);
+  uint32_t x = 12345;
+  for (int i = 0; i < n; ++i) keys[i] = (x = x * 1664525u + 1013904223u) >> 8;
+  keys[7] = keys[9];  // duplicates sort too
+  CUdeviceptr dkeys = CudaUpload(keys);
+  void* params[] = {&dkeys};
+  Launch(f, blocks, 256, params);
+  const std::vector<uint32_t> out = CudaDownload<uint32_t>(dkeys, n);
+  for (int b = 0; b < blocks; ++b) {
+    std::vector<uint32_t> expected(keys.begin() + b * 256, keys.begin() + (b + 1) * 256);
+    std::sort(expected.begin(), expected.end());
+    for (int i = 0; i < 256; ++i) ASSERT_EQ(out[b * 256 + i], expected[i]) << b << ":" << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dkeys));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, MandelbrotEscapeCountsMatchTheHost) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxMandelbrot(), "mandelbrot", &module);
+  ASSERT_NE(f, nullptr);
+  int width = 96, height = 64, max_iter = 200;
+  float x0 = -2.0f, y0 = -1.0f, w = 3.0f, h = 2.0f;
+  CUdeviceptr dcounts = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dcounts, width * height * 4));
+  void* params[] = {&dcounts, &width, &height, &x0, &y0, &w, &h, &max_iter};
+  Launch2D(f, (width + 15) / 16, (height + 7) / 8, 16, 8, params);
+  const std::vector<int> counts = CudaDownload<int>(dcounts, width * height);
+  // The iteration is chaotic near the set's border, where one rounding
+  // (nvcc contracts a multiply-add into fma) changes the count: all counts
+  // in range, and nearly every pixel exactly the host's.
+  int differ = 0, inside = 0;
+  for (int py = 0; py < height; ++py) {
+    for (int px = 0; px < width; ++px) {
+      const float cr = x0 + w * px / width, ci = y0 + h * py / height;
+      float zr = 0, zi = 0;
+      int it = 0;
+      while (it < max_iter && zr * zr + zi * zi <= 4.0f) {
+        const float t = zr * zr - zi * zi + cr;
+        zi = std::fma(zr + zr, zi, ci);
+        zr = t;
+        ++it;
+      }
+      const int got = counts[py * width + px];
+      ASSERT_GE(got, 1);
+      ASSERT_LE(got, max_iter);
+      if (got != it) ++differ;
+      if (got == max_iter) ++inside;
+    }
+  }
+  EXPECT_LE(differ, width * height / 100);
+  EXPECT_GT(inside, width * height / 10);  // the loop really ran to max_iter
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dcounts));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, NBodyAccelerationsUseRsqrtAndSharedTiles) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxNbody(), "nbody", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 300;
+  float softening = 0.01f;
+  std::vector<float> bodies(4 * n);
+  for (int i = 0; i < n; ++i) {
+    bodies[4 * i + 0] = std::sin(i * 0.7f) * 3.0f;
+    bodies[4 * i + 1] = std::cos(i * 1.3f) * 2.0f;
+    bodies[4 * i + 2] = static_cast<float>(i % 11) * 0.25f - 1.0f;
+    bodies[4 * i + 3] = 0.5f + static_cast<float>(i % 3);
+  }
+  const unsigned block = 128;
+  CUdeviceptr dbodies = CudaUpload(bodies), daccel = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&daccel, n * 12));
+  void* params[] = {&dbodies, &daccel, &n, &softening};
+  Launch(f, (n + block - 1) / block, block, params, block * 16);
+  const std::vector<float> accel = CudaDownload<float>(daccel, 3 * n);
+  for (int i = 0; i < n; ++i) {
+    double a[3] = {0, 0, 0};
+    for (int j = 0; j < n; ++j) {
+      const double d[3] = {bodies[4 * j] - bodies[4 * i], bodies[4 * j + 1] - bodies[4 * i + 1],
+                           bodies[4 * j + 2] - bodies[4 * i + 2]};
+      const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + softening;
+      const double s = bodies[4 * j + 3] / (r2 * std::sqrt(r2));
+      for (int c = 0; c < 3; ++c) a[c] += d[c] * s;
+    }
+    const double norm = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    for (int c = 0; c < 3; ++c) {
+      // rsqrt's error bound and float sums: relative to the vector's size.
+      ASSERT_NEAR(accel[3 * i + c], a[c], 2e-3 * norm + 1e-3) << i << "." << c;
+    }
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dbodies));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(daccel));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, FivePointStencilKeepsTheBorder) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxStencil(), "stencil", &module);
+  ASSERT_NE(f, nullptr);
+  int width = 45, height = 30;
+  std::vector<float> in(width * height);
+  for (int i = 0; i < width * height; ++i) in[i] = static_cast<float>((i * 13) % 17);
+  CUdeviceptr din = CudaUpload(in), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, width * height * 4));
+  void* params[] = {&din, &dout, &width, &height};
+  Launch2D(f, (width + 15) / 16, (height + 15) / 16, 16, 16, params);
+  const std::vector<float> out = CudaDownload<float>(dout, width * height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const int i = y * width + x;
+      const bool border = x == 0 || y == 0 || x == width - 1 || y == height - 1;
+      // Small integers times powers of two: exact in any order.
+      const float expected =
+          border ? in[i]
+                 : 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1] + in[i - width] + in[i + width]);
+      ASSERT_EQ(out[i], expected) << x << "," << y;
+    }
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(din));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// The high 64 bits of the 128-bit product, from 32-bit halves (ISO C++ has
+// no 128-bit integer).
+uint64_t UnsignedHigh64(uint64_t a, uint64_t b) {
+  const uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32, b_lo = b & 0xffffffffu, b_hi = b >> 32;
+  const uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi;
+  const uint64_t middle = (lo_lo >> 32) + (hi_lo & 0xffffffffu) + lo_hi;
+  return a_hi * b_hi + (hi_lo >> 32) + (middle >> 32);
+}
+
+TEST_F(PtxConformance, SixtyFourBitIntegerMath) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxInt64Math(), "int64_math", &module);
+  ASSERT_NE(f, nullptr);
+  const std::vector<int64_t> a = {0,
+                                  1,
+                                  -1,
+                                  123456789012345LL,
+                                  -987654321098765LL,
+                                  std::numeric_limits<int64_t>::max(),
+                                  std::numeric_limits<int64_t>::min(),
+                                  0x0123456789abcdefLL,
+                                  -7,
+                                  1LL << 40};
+  const std::vector<int64_t> b = {
+      3, -2, 7, 0, 1000003, -12345678901LL, 5, 0x7edcba9876543210LL, 2, -(1LL << 33)};
+  int n = static_cast<int>(a.size());
+  CUdeviceptr da = CudaUpload(a), db = CudaUpload(b), dout = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&dout, n * 64));
+  void* params[] = {&da, &db, &dout, &n};
+  Launch(f, 1, 32, params);
+  const std::vector<uint64_t> out = CudaDownload<uint64_t>(dout, 8 * n);
+  for (int i = 0; i < n; ++i) {
+    const int64_t x = a[i], y = b[i];
+    const uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+    uint64_t e[8];
+    e[0] = ux * uy + static_cast<uint64_t>(x >> 7);
+    // __umul64hi and __mul64hi: the signed high half is the unsigned one
+    // less each negative operand's partner.
+    const uint64_t uhi = UnsignedHigh64(ux, uy);
+    e[1] = uhi ^ (uhi - (x < 0 ? uy : 0) - (y < 0 ? ux : 0));
+    e[2] = y != 0 ? static_cast<uint64_t>(x / y) : 0;
+    e[3] = y != 0 ? static_cast<uint64_t>(x % y) : 0;
+    e[4] = uy != 0 ? ux / uy + ux % uy : 0;
+    e[5] = (ux << (uy & 63)) | (ux >> ((64 - (uy & 63)) & 63));
+    e[6] = static_cast<uint64_t>(__builtin_popcountll(ux)) * 1000 +
+           static_cast<uint64_t>(__builtin_clzll(ux | 1)) * 10 + (x < y ? 1 : 0);
+    uint64_t hash = ux ^ 0xcbf29ce484222325ull;
+    for (int r = 0; r < 4; ++r) hash = (hash ^ (hash >> 29)) * 0x100000001b3ull + uy;
+    e[7] = hash;
+    for (int j = 0; j < 8; ++j) EXPECT_EQ(out[8 * i + j], e[j]) << "input " << i << " result " << j;
+  }
+  for (CUdeviceptr p : {da, db, dout}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, SwitchWithEarlyReturnsAndFallThrough) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxSwitchReturns(), "switch_returns", &module);
+  ASSERT_NE(f, nullptr);
+  int n = 600;
+  std::vector<int> ops(n), args(n), out(n, 12345);
+  for (int i = 0; i < n; ++i) {
+    ops[i] = (i * 7) % 12 - (i % 50 == 0 ? 20 : 0);  // every case, the default, negatives
+    args[i] = (i * 31) % 101 - 50;
+  }
+  CUdeviceptr dops = CudaUpload(ops), dargs = CudaUpload(args), dout = CudaUpload(out);
+  void* params[] = {&dops, &dargs, &dout, &n};
+  Launch(f, (n + 63) / 64, 64, params);
+  const std::vector<int> got = CudaDownload<int>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    const int v = args[i];
+    int expected = 12345, r = 0;
+    bool done = false;
+    switch (ops[i]) {
+      case 0:
+        r = v + 1;
+        break;
+      case 1:
+        if (v < 0) {
+          expected = -1;
+          done = true;
+        }
+        r = v * 2;
+        break;
+      case 2:
+        r = v - 3;
+        [[fallthrough]];
+      case 3:
+        r += v * v;
+        break;
+      case 4:
+        expected = v >> 1;
+        done = true;
+        break;
+      case 7:
+        r = v ^ 0x55;
+        break;
+      case 9:
+        done = true;
+        break;
+      default:
+        r = -v;
+        break;
+    }
+    if (!done) expected = r * 10 + ops[i];
+    ASSERT_EQ(got[i], expected) << "op " << ops[i] << " arg " << v;
+  }
+  for (CUdeviceptr p : {dops, dargs, dout}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(PtxConformance, StructsByValueReachTheKernelAndADeviceFunction) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxStructParam(), "struct_param", &module);
+  ASSERT_NE(f, nullptr);
+  // The layouts of struct_param.cu's Buffers and Affine (CUDA's offsets).
+  struct Affine {
+    float scale, offset;
+    int clamp_lo, clamp_hi;
+  };
+  struct Buffers {
+    CUdeviceptr in, out;
+    int n;
+    char tag;
+    double bias;
+  };
+  static_assert(sizeof(Buffers) == 32 && offsetof(Buffers, tag) == 20);
+  const int n = 300;
+  std::vector<float> in(n);
+  for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i) * 0.75f - 100.0f;
+  Buffers buffers = {CudaUpload(in), 0, n, 'A', 2.5};
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&buffers.out, n * 4));
+  Affine affine = {1.5f, 3.25f, -60, 90};
+  void* params[] = {&buffers, &affine};
+  Launch(f, (n + 127) / 128, 128, params);
+  const std::vector<int> out = CudaDownload<int>(buffers.out, n);
+  for (int i = 0; i < n; ++i) {
+    int v = static_cast<int>(std::fma(in[i], affine.scale, affine.offset));
+    v = std::min(std::max(v, affine.clamp_lo), affine.clamp_hi);
+    ASSERT_EQ(out[i], v + 'A' + 2) << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(buffers.in));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(buffers.out));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// The translation cache (docs/ptx.md): CUDA_CACHE_PATH names the directory,
+// a second load of the same PTX reads the entry the first wrote, a damaged
+// entry is translated again and rewritten, and CUDA_CACHE_DISABLE=1 neither
+// reads nor writes. Every load gives a working module.
+class PtxCacheConformance : public ContextTest {
+ protected:
+  void SetUp() override {
+    ContextTest::SetUp();
+    for (const char* name : {"CUDA_CACHE_PATH", "CUDA_CACHE_DISABLE"}) {
+      const char* value = std::getenv(name);
+      saved_.emplace_back(name, value == nullptr ? "" : value, value != nullptr);
+    }
+    std::string pattern = testing::TempDir() + "/streamhal_ptx_cache_XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    setenv("CUDA_CACHE_PATH", dir_.c_str(), 1);
+    unsetenv("CUDA_CACHE_DISABLE");
+  }
+  void TearDown() override {
+    for (const auto& [name, value, was_set] : saved_) {
+      if (was_set) {
+        setenv(name.c_str(), value.c_str(), 1);
+      } else {
+        unsetenv(name.c_str());
+      }
+    }
+    std::error_code ignored;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+    ContextTest::TearDown();
+  }
+  std::vector<std::string> Entries() const {
+    std::vector<std::string> files;
+    std::error_code ignored;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ignored)) {
+      files.push_back(entry.path().string());
+    }
+    return files;
+  }
+  void LoadAndRunVectorAdd() {
+    CUmodule module = nullptr;
+    ExpectCudaVectorAdd(LoadPtx(PtxVectorAdd(), "vector_add", &module), 500);
+    EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  }
+
+  std::string dir_;
+  std::vector<std::tuple<std::string, std::string, bool>> saved_;
+};
+
+TEST_F(PtxCacheConformance, SecondLoadReadsTheEntryTheFirstWrote) {
+  LoadAndRunVectorAdd();
+  const std::vector<std::string> entries = Entries();
+  ASSERT_EQ(entries.size(), 1u);
+  const auto size = std::filesystem::file_size(entries[0]);
+  EXPECT_GT(size, 64u);
+  LoadAndRunVectorAdd();
+  EXPECT_EQ(Entries(), entries);
+  EXPECT_EQ(std::filesystem::file_size(entries[0]), size);
+}
+
+TEST_F(PtxCacheConformance, DamagedEntryIsTranslatedAgainAndRewritten) {
+  LoadAndRunVectorAdd();
+  const std::vector<std::string> entries = Entries();
+  ASSERT_EQ(entries.size(), 1u);
+  const auto size = std::filesystem::file_size(entries[0]);
+  FILE* f = std::fopen(entries[0].c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fputs("not a cache entry", f);
+  std::fclose(f);
+  LoadAndRunVectorAdd();
+  EXPECT_EQ(std::filesystem::file_size(entries[0]), size);
+}
+
+TEST_F(PtxCacheConformance, CudaCacheDisableNeitherReadsNorWrites) {
+  setenv("CUDA_CACHE_DISABLE", "1", 1);
+  LoadAndRunVectorAdd();
+  EXPECT_TRUE(Entries().empty());
+}
+
+TEST_F(PtxCacheConformance, UnusableCacheDirectoryStillLoads) {
+  const std::string file = dir_ + "/file";
+  FILE* f = std::fopen(file.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  setenv("CUDA_CACHE_PATH", (file + "/cache").c_str(), 1);
+  LoadAndRunVectorAdd();
+  LoadAndRunVectorAdd();
+  EXPECT_EQ(std::filesystem::file_size(file), 0u);
 }
 
 }  // namespace

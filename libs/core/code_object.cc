@@ -26,6 +26,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/status.h"
+#include "ptx/cache.h"
 #include "ptx/translate.h"
 
 namespace streamhal {
@@ -714,7 +715,8 @@ absl::StatusOr<std::string_view> PtxTextOf(const void* data, std::optional<size_
 }
 
 absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> size,
-                                       const GlslOptions& glsl, std::string* error_log_out) {
+                                       const GlslOptions& glsl, std::string* error_log_out,
+                                       std::string_view ptx_device) {
   SH_ASSIGN_OR_RETURN(const ImageFormat format, DetectImageFormat(data, size));
   const auto* bytes = static_cast<const uint8_t*>(data);
   LoadedImage image;
@@ -761,7 +763,8 @@ absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> s
     case ImageFormat::kNvFatBinaryWrapper: {
       SH_ASSIGN_OR_RETURN(const std::string_view text, PtxTextOf(data, size, format));
       const auto start = std::chrono::steady_clock::now();
-      absl::StatusOr<std::vector<uint32_t>> spirv = ptx::TranslatePtx(text);
+      absl::StatusOr<ptx::CachedTranslation> spirv =
+          ptx::TranslatePtxCached(text, ptx_device, ptx::CacheSettings::FromEnvironment());
       image.compile_wall_time_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count();
@@ -772,7 +775,8 @@ absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> s
         if (error_log_out != nullptr) *error_log_out = log;
         return Error(ErrorCode::kInvalidPtx, "PTX translation failed: ", log);
       }
-      image.spirv_modules.push_back(*std::move(spirv));
+      image.from_ptx_cache = spirv->from_cache;
+      image.spirv_modules.push_back(std::move(spirv->spirv));
       break;
     }
   }

@@ -130,15 +130,20 @@ struct LoadedImage {
   ImageFormat format = ImageFormat::kSpirv;
   std::string info_log;              // GLSL only: the compiler's info log
   double compile_wall_time_ms = 0;   // GLSL and PTX: compile/translation time
+  bool from_ptx_cache = false;       // PTX: the SPIR-V came from the disk cache
 };
 
 // Parses an image of any format into SPIR-V modules (in host word order; the
 // words are checked for a SPIR-V header and a well-formed instruction stream,
 // not validated further). `size` empty = from a pointer (cuModuleLoadData).
 // A GLSL compile error's log also goes to *error_log_out when given.
+// PTX goes through the on-disk translation cache (ptx/cache.h, configured by
+// CUDA_CACHE_*), keyed with `ptx_device`, the identity of the device the
+// module is for; an error of the cache is a miss.
 absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> size,
                                        const GlslOptions& glsl,
-                                       std::string* error_log_out = nullptr);
+                                       std::string* error_log_out = nullptr,
+                                       std::string_view ptx_device = {});
 
 // The PTX text an image holds: the text itself (up to its NUL or `size`), or
 // the chosen PTX entry of an NVIDIA fat binary or of the fat binary a wrapper

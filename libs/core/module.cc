@@ -8,8 +8,10 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "core/code_object.h"
 #include "core/context.h"
+#include "core/device.h"
 #include "core/launch.h"
 #include "core/library.h"
 #include "core/log.h"
@@ -40,6 +42,21 @@ std::string GlslKernelName(absl::string_view source, absl::string_view fallback)
   return end == 0 ? std::string(fallback) : std::string(rest.substr(0, end));
 }
 
+// The device part of the PTX translation cache's key: what identifies the
+// driver that will compile the SPIR-V (as CUDA's compute cache keys by the
+// device and driver). Loads outside a context (cuLibraryLoadData, for every
+// context) have no device: their entries are keyed without one.
+std::string PtxCacheDeviceIdentity() {
+  absl::StatusOr<Context*> context = CurrentContext();
+  if (!context.ok() || *context == nullptr) return "";
+  const DeviceProperties& p = (*context)->device()->properties();
+  std::string uuid;
+  for (uint8_t byte : p.uuid) absl::StrAppend(&uuid, absl::Hex(byte, absl::kZeroPad2));
+  return absl::StrCat(p.backend_name, " uuid=", uuid, " vendor=", p.vendor_id,
+                      " device=", p.device_id, " driver=", p.driver_name, " ", p.driver_version,
+                      " (", p.driver_info, ") api=", p.api_version);
+}
+
 }  // namespace
 
 absl::StatusOr<LoadedImage> ParseKernelImage(const void* data, std::optional<size_t> size,
@@ -53,7 +70,9 @@ absl::StatusOr<LoadedImage> ParseKernelImage(const void* data, std::optional<siz
     glsl.entry_point = GlslKernelName(absl::string_view(text, length), default_name);
   }
   std::string error_log;
-  absl::StatusOr<LoadedImage> image = ParseImage(data, size, glsl, &error_log);
+  const std::string ptx_device =
+      format == ImageFormat::kGlsl ? std::string() : PtxCacheDeviceIdentity();
+  absl::StatusOr<LoadedImage> image = ParseImage(data, size, glsl, &error_log, ptx_device);
   if (jit != nullptr) {
     if (image.ok()) {
       RecordJitLogs(jit, error_log, image->info_log, image->compile_wall_time_ms);

@@ -607,8 +607,13 @@ class Parser {
         o.int_value = v;
       }
       if (IsPunct("+") || IsPunct("-")) {
-        const bool neg = Next().text == "-";
-        if (IsPunct("-")) return Unsupported(t.line, "address syntax");
+        bool neg = Next().text == "-";
+        // nvcc writes negative offsets as `[%r6+-4]`.
+        if (IsPunct("-")) {
+          if (neg) return Unsupported(t.line, "address syntax");
+          Next();
+          neg = true;
+        }
         int64_t v = 0;
         SH_PTX_RETURN_IF_ERROR(ExpectInteger(&v));
         o.int_value = neg ? -v : v;

@@ -98,6 +98,23 @@ TEST(PtxParserTest, InstructionModifiersAndTypes) {
   EXPECT_EQ(cvt.line, 6);
 }
 
+TEST(PtxParserTest, NegativeAddressOffsetsAsNvccWritesThem) {
+  auto module = Parse(
+      ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry k() {\n .reg .f32 %f<2>; .reg .b64 %rd<2>;\n"
+      " ld.global.f32 %f1, [%rd1+-4];\n ld.global.f32 %f1, [%rd1-8];\n ret;\n}\n");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const std::vector<Instruction>& body = module->functions[0].blocks[0].body;
+  ASSERT_EQ(body.size(), 2u);
+  EXPECT_EQ(body[0].operands[1].name, "%rd1");
+  EXPECT_EQ(body[0].operands[1].int_value, -4);
+  EXPECT_EQ(body[1].operands[1].int_value, -8);
+  EXPECT_FALSE(Parse(".version 8.0\n.target sm_75\n.address_size 64\n"
+                     ".visible .entry k() {\n .reg .f32 %f<2>; .reg .b64 %rd<2>;\n"
+                     " ld.global.f32 %f1, [%rd1--4];\n ret;\n}\n")
+                   .ok());
+}
+
 TEST(PtxParserTest, UnknownLabelNamesTheLine) {
   auto module = Parse(
       ".version 8.0\n.target sm_75\n.address_size 64\n"

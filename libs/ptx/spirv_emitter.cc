@@ -1134,7 +1134,9 @@ class FunctionEmitter {
       auto c = Convert({id, p.type}, type, false, line);
       return c;
     }
-    if (off % 4 != 0 || (bytes != 4 && bytes != 8)) {
+    // A struct's char or short member: its bits of the aligned word.
+    const bool sub_word = bytes < 4 && !IsFloat(type) && off % bytes == 0;
+    if (!sub_word && (off % 4 != 0 || (bytes != 4 && bytes != 8))) {
       return Unsupported(line, "ld.param of a byte-array parameter other than aligned words");
     }
     const uint32_t u32 = b_.Int(32);
@@ -1147,6 +1149,11 @@ class FunctionEmitter {
       Emit(code_, spv::OpLoad, {u32, id, ptr});
       return id;
     };
+    if (sub_word) {
+      const uint32_t shifted = Op2(spv::OpShiftRightLogical, u32, word(off & ~int64_t{3}),
+                                   b_.ConstInt(32, static_cast<uint64_t>(off % 4) * 8));
+      return Op1(spv::OpUConvert, b_.Int(bytes * 8), shifted);
+    }
     if (bytes == 4) return Convert({word(off), Type::kU32}, type, false, line);
     const uint32_t u64 = b_.Int(64);
     const uint32_t lo = Op1(spv::OpUConvert, u64, word(off));

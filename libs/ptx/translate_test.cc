@@ -58,7 +58,10 @@ INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                                          "histogram", "early_return", "dyn_shared", "module_vars",
                                          "local_array", "bit_ops", "float_to_int", "atomics_ext",
                                          "generic_shared", "bit_find", "device_calls",
-                                         "link_call_a"));
+                                         "link_call_a", "matmul_tiled", "transpose_padded",
+                                         "prefix_scan", "bitonic_sort", "mandelbrot", "nbody",
+                                         "stencil", "int64_math", "switch_returns",
+                                         "struct_param"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
@@ -93,6 +96,23 @@ TEST(PtxTranslateTest, StructParameterReadsAsWords) {
   auto spirv = TranslatePtx(text);
   ASSERT_TRUE(spirv.ok()) << spirv.status();
   EXPECT_EQ(Validate(*spirv), "");
+}
+
+// A struct's char and short members (`ld.param.u8 [k_p+5]`) are their bits
+// of the aligned word; a misaligned sub-word read is still refused.
+TEST(PtxTranslateTest, StructParameterByteAndHalfMembersRead) {
+  const std::string body =
+      " .reg .b16 %rs<3>; .reg .b32 %r<3>; .reg .b64 %rd<4>;\n"
+      " ld.param.u8 %rs1, [k_p+5];\n ld.param.s16 %rs2, [k_p+10];\n"
+      " ld.param.u64 %rd2, [out];\n cvta.to.global.u64 %rd3, %rd2;\n"
+      " st.global.u16 [%rd3], %rs1;\n st.global.u16 [%rd3+2], %rs2;\n ret;\n}\n";
+  const std::string head =
+      std::string(kHeader) + ".visible .entry k(.param .align 8 .b8 k_p[16], .param .u64 out)\n{\n";
+  auto spirv = TranslatePtx(head + body);
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  EXPECT_EQ(Validate(*spirv), "");
+  const std::string misaligned = " .reg .b16 %rs<3>;\n ld.param.u16 %rs1, [k_p+5];\n ret;\n}\n";
+  EXPECT_FALSE(TranslatePtx(head + misaligned).ok());
 }
 
 TEST(PtxTranslateTest, IrreducibleLoopFallsBackToTheDispatcher) {

@@ -30,6 +30,12 @@ class ValidationListener : public testing::EmptyTestEventListener {
 
 int main(int argc, char** argv) {
   setenv("STREAMHAL_VALIDATION", "1", /*overwrite=*/0);
+#ifdef STREAMHAL_TEST_PTX_CACHE_DIR
+  // PTX translations go to the build tree's cache, never the user's
+  // (docs/ptx.md). Set here, not in ctest's ENVIRONMENT: gtest_discover_tests
+  // keeps only the first entry of a list-valued property.
+  setenv("CUDA_CACHE_PATH", STREAMHAL_TEST_PTX_CACHE_DIR, /*overwrite=*/0);
+#endif
   testing::InitGoogleTest(&argc, argv);
   testing::UnitTest::GetInstance()->listeners().Append(new ValidationListener);
   return RUN_ALL_TESTS();
