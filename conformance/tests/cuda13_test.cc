@@ -1,6 +1,9 @@
 // Rows: the CUDA 13.0 forms (cuCtxCreate_v4 and _v3, cuMemAdvise_v2,
 // cuMemPrefetchAsync_v2, cuStreamGetCaptureInfo_v3,
-// cuStreamUpdateCaptureDependencies_v2, cuEventElapsedTime_v2). A C program
+// cuStreamUpdateCaptureDependencies_v2, cuEventElapsedTime_v2, and the
+// edge-data graph calls cuGraphGetEdges_v2, cuGraphNodeGetDependencies_v2,
+// cuGraphNodeGetDependentNodes_v2, cuGraphAddDependencies_v2,
+// cuGraphRemoveDependencies_v2). A C program
 // written for CUDA 13 (cuda13_program.c, compiled with
 // STREAMHAL_CUDA_API_VERSION=13000) runs a kernel through them; the other
 // tests call the versioned names directly, with the bad input NVIDIA's
@@ -397,6 +400,108 @@ TEST_F(Cuda13CaptureConformance, EventElapsedTimeV2MeasuresAsTheFirstForm) {
   EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(start));
   EXPECT_CU(CUDA_SUCCESS, cuEventDestroy(stop));
   EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuEventElapsedTime_v2(&v2, start, stop));
+}
+
+using Cuda13GraphConformance = ContextTest;
+
+bool AllZero(const CUgraphEdgeData* edges, size_t count) {
+  const CUgraphEdgeData zero = {};
+  for (size_t i = 0; i < count; ++i) {
+    if (std::memcmp(&edges[i], &zero, sizeof(zero)) != 0) return false;
+  }
+  return true;
+}
+
+TEST_F(Cuda13GraphConformance, EdgeDataCallsAddQueryAndRemoveDefaultEdges) {
+  CUgraph graph = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphCreate(&graph, 0));
+  CUgraphNode a = nullptr, b = nullptr, c = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddEmptyNode(&a, graph, nullptr, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddEmptyNode(&b, graph, nullptr, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddEmptyNode(&c, graph, nullptr, 0));
+  // a -> b and a -> c with zeroed edge data, b -> c with none (default).
+  const CUgraphNode from[2] = {a, a};
+  const CUgraphNode to[2] = {b, c};
+  const CUgraphEdgeData zero[2] = {};
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddDependencies_v2(graph, from, to, zero, 2));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddDependencies_v2(graph, &b, &c, nullptr, 1));
+
+  size_t count = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphGetEdges_v2(graph, nullptr, nullptr, nullptr, &count));
+  EXPECT_EQ(count, 3u);
+  CUgraphNode edge_from[4] = {}, edge_to[4] = {};
+  CUgraphEdgeData edges[4];
+  std::memset(edges, 0xff, sizeof(edges));
+  count = 4;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphGetEdges_v2(graph, edge_from, edge_to, edges, &count));
+  EXPECT_EQ(count, 3u);
+  EXPECT_TRUE(AllZero(edges, 3));
+
+  CUgraphNode nodes[2] = {};
+  CUgraphEdgeData node_edges[2];
+  std::memset(node_edges, 0xff, sizeof(node_edges));
+  count = 2;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphNodeGetDependencies_v2(c, nodes, node_edges, &count));
+  EXPECT_EQ(count, 2u);
+  EXPECT_TRUE(AllZero(node_edges, 2));
+  std::memset(node_edges, 0xff, sizeof(node_edges));
+  count = 2;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphNodeGetDependentNodes_v2(a, nodes, node_edges, &count));
+  EXPECT_EQ(count, 2u);
+  EXPECT_TRUE(AllZero(node_edges, 2));
+
+  ASSERT_CU(CUDA_SUCCESS, cuGraphRemoveDependencies_v2(graph, &b, &c, zero, 1));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphGetEdges_v2(graph, nullptr, nullptr, nullptr, &count));
+  EXPECT_EQ(count, 2u);
+  EXPECT_CU(CUDA_SUCCESS, cuGraphDestroy(graph));
+}
+
+TEST_F(Cuda13GraphConformance, EdgeDataCallsRejectBadArgumentsAndChangeNothing) {
+  CUgraph graph = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphCreate(&graph, 0));
+  CUgraphNode a = nullptr, b = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddEmptyNode(&a, graph, nullptr, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddEmptyNode(&b, graph, nullptr, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddDependencies_v2(graph, &a, &b, nullptr, 1));
+  // CUDA: edge data needs the node arrays it belongs to.
+  CUgraphNode nodes[2] = {};
+  CUgraphEdgeData edges[2] = {};
+  size_t count = 2;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphGetEdges_v2(graph, nullptr, nodes, edges, &count));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphNodeGetDependencies_v2(b, nullptr, edges, &count));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphNodeGetDependentNodes_v2(a, nullptr, edges, &count));
+  // Edge data CUDA does not define, and removing an edge that cannot exist.
+  CUgraphEdgeData to_port = {};
+  to_port.to_port = 1;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddDependencies_v2(graph, &b, &a, &to_port, 1));
+  CUgraphEdgeData programmatic = {};
+  programmatic.type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuGraphRemoveDependencies_v2(graph, &a, &b, &programmatic, 1));
+  // The checks of the first forms still apply.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphGetEdges_v2(graph, nodes, nodes, edges, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddDependencies_v2(graph, nullptr, &a, nullptr, 1));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphGetEdges_v2(graph, nullptr, nullptr, nullptr, &count));
+  EXPECT_EQ(count, 1u);
+  EXPECT_CU(CUDA_SUCCESS, cuGraphDestroy(graph));
+}
+
+// Programmatic edges need device-side signalling Vulkan compute lacks.
+TEST_F(Cuda13GraphConformance, ProgrammaticGraphEdgesAreNotSupported) {
+  ProvesLimitation();
+  CUgraph graph = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphCreate(&graph, 0));
+  CUgraphNode a = nullptr, b = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddEmptyNode(&a, graph, nullptr, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuGraphAddEmptyNode(&b, graph, nullptr, 0));
+  CUgraphEdgeData programmatic = {};
+  programmatic.type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC;
+  programmatic.from_port = CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC;
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuGraphAddDependencies_v2(graph, &a, &b, &programmatic, 1));
+  size_t count = 9;
+  ASSERT_CU(CUDA_SUCCESS, cuGraphGetEdges_v2(graph, nullptr, nullptr, nullptr, &count));
+  EXPECT_EQ(count, 0u);
+  EXPECT_CU(CUDA_SUCCESS, cuGraphDestroy(graph));
 }
 
 }  // namespace

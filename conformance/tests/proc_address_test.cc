@@ -139,6 +139,9 @@ TEST_F(ProcAddressConformance, CudaVersion13000ReturnsTheCuda13Forms) {
             Address(&cuStreamUpdateCaptureDependencies_v2));
   EXPECT_EQ(Find("cuEventElapsedTime", 13000), Address(&cuEventElapsedTime_v2));
   EXPECT_EQ(Find("cuEventElapsedTime", 12000), Address(&cuEventElapsedTime));
+  EXPECT_EQ(Find("cuGraphGetEdges", 13000), Address(&cuGraphGetEdges_v2));
+  EXPECT_EQ(Find("cuGraphGetEdges", 12000), Address(&cuGraphGetEdges));
+  EXPECT_EQ(Find("cuGraphAddDependencies", 13000), Address(&cuGraphAddDependencies_v2));
   // Unchanged by 13.0.
   EXPECT_EQ(Find("cuMemAlloc", 13000), Address(&cuMemAlloc_v2));
 

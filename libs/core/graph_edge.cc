@@ -51,6 +51,11 @@ const GraphEdgeData* DefaultEdges(size_t count) {
   return arrays->back().get();
 }
 
+void WriteDefaultEdges(GraphEdgeData* edges, size_t count) {
+  if (edges == nullptr) return;
+  for (size_t i = 0; i < count; ++i) edges[i] = GraphEdgeData{};
+}
+
 absl::Status StreamGetCaptureInfoWithEdges(uint64_t stream, CaptureStatus* status, uint64_t* id,
                                            HandleOut graph, const uint64_t** dependencies,
                                            const GraphEdgeData** edges, size_t* count) {

@@ -48,6 +48,10 @@ absl::Status StreamUpdateCaptureDependenciesWithEdges(uint64_t stream, const uin
                                                       const GraphEdgeData* edges, size_t count,
                                                       unsigned flags);
 
+// Writes `count` default edges to `edges` (may be null): the edge data of
+// the edges or dependencies a graph query returned.
+void WriteDefaultEdges(GraphEdgeData* edges, size_t count);
+
 }  // namespace streamhal
 
 #endif  // STREAMHAL_CORE_GRAPH_EDGE_H_

@@ -27,5 +27,14 @@ int main(void) {
   result = cuStreamGetCaptureInfo(0, &status, &id, &graph, &nodes, &edges, &count);
   result = cuStreamUpdateCaptureDependencies(0, 0, 0, 0, 0);
   result = cuEventElapsedTime(&ms, 0, 0);
+  {
+    CUgraphNode from = 0, to = 0;
+    CUgraphEdgeData edge = {0, 0, 0, {0, 0, 0, 0, 0}};
+    result = cuGraphGetEdges(graph, &from, &to, &edge, &count);
+    result = cuGraphNodeGetDependencies(from, &to, &edge, &count);
+    result = cuGraphNodeGetDependentNodes(from, &to, &edge, &count);
+    result = cuGraphAddDependencies(graph, &from, &to, &edge, 1);
+    result = cuGraphRemoveDependencies(graph, &from, &to, NULL, 1);
+  }
   return result == CUDA_SUCCESS ? 0 : 1;
 }

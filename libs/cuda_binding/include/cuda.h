@@ -28,6 +28,8 @@
  *   cuStreamGetCaptureInfo            -> cuStreamGetCaptureInfo_v3 (edge data)
  *   cuStreamUpdateCaptureDependencies -> cuStreamUpdateCaptureDependencies_v2
  *   cuEventElapsedTime                -> cuEventElapsedTime_v2 (same signature)
+ *   cuGraphGetEdges, cuGraphNodeGetDependencies, cuGraphNodeGetDependentNodes,
+ *   cuGraphAddDependencies, cuGraphRemoveDependencies -> their _v2 (edge data)
  * and the 12.x declarations of those names are left out. NVIDIA's headers have
  * no such switch (each release presents its own generation, and CUDA_VERSION
  * says which); STREAMHAL_CUDA_API_VERSION picks the release this header
@@ -2044,17 +2046,27 @@ CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent* event_
 CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event);
 CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode* nodes, size_t* numNodes);
 CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode* rootNodes, size_t* numRootNodes);
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode* from, CUgraphNode* to,
                                  size_t* numEdges);
+#endif
 CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType* type);
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode* dependencies,
                                             size_t* numDependencies);
+#endif
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode* dependentNodes,
                                               size_t* numDependentNodes);
+#endif
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode* from,
                                         const CUgraphNode* to, size_t numDependencies);
+#endif
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode* from,
                                            const CUgraphNode* to, size_t numDependencies);
+#endif
 CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);
 CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec* phGraphExec, CUgraph hGraph,
                                               CUDA_GRAPH_INSTANTIATE_PARAMS* instantiateParams);
@@ -2079,6 +2091,24 @@ CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode
                                        unsigned int isEnabled);
 CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode,
                                        unsigned int* isEnabled);
+/* CUDA 12.3's forms, the plain names in CUDA 13.0: with the data of each
+ * edge. streamhal's edges are all default edges (see
+ * cuStreamGetCaptureInfo_v3): the queries return zeroed edge data, and adding
+ * or removing an edge with other data is CUDA_ERROR_NOT_SUPPORTED. */
+CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode* from, CUgraphNode* to,
+                                    CUgraphEdgeData* edgeData, size_t* numEdges);
+CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode* dependencies,
+                                               CUgraphEdgeData* edgeData, size_t* numDependencies);
+CUresult CUDAAPI cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode* dependentNodes,
+                                                 CUgraphEdgeData* edgeData,
+                                                 size_t* numDependentNodes);
+CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode* from,
+                                           const CUgraphNode* to, const CUgraphEdgeData* edgeData,
+                                           size_t numDependencies);
+CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode* from,
+                                              const CUgraphNode* to,
+                                              const CUgraphEdgeData* edgeData,
+                                              size_t numDependencies);
 CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char* path, unsigned int flags);
 
 /* The CUDA 13.0 generation: the plain names are the new forms. */
@@ -2089,6 +2119,11 @@ CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char* path, unsigned
 #define cuEventElapsedTime cuEventElapsedTime_v2
 #define cuStreamGetCaptureInfo cuStreamGetCaptureInfo_v3
 #define cuStreamUpdateCaptureDependencies cuStreamUpdateCaptureDependencies_v2
+#define cuGraphGetEdges cuGraphGetEdges_v2
+#define cuGraphNodeGetDependencies cuGraphNodeGetDependencies_v2
+#define cuGraphNodeGetDependentNodes cuGraphNodeGetDependentNodes_v2
+#define cuGraphAddDependencies cuGraphAddDependencies_v2
+#define cuGraphRemoveDependencies cuGraphRemoveDependencies_v2
 #endif
 
 #ifdef __cplusplus
