@@ -5,10 +5,15 @@
 #      together and uses a few declarations;
 #   3. as C++ only, one that calls every C++ overload of hip/hip_runtime_api.h
 #      (hipMalloc(T**, ...), hipHostMalloc(&p, n), hipMemcpyToSymbol(const T&,
-#      ...), ...) the way AMD's headers let a program call them.
+#      ...), ...) the way AMD's headers let a program call them;
+#   4. LAYOUT_CHECK (C11 and later, C++): static assertions of the sizes,
+#      alignments and offsets of vector_types.h;
+#   5. CUDA13_CHECK (C and C++): cuda.h with STREAMHAL_CUDA_API_VERSION=13000,
+#      whose plain names take the CUDA 13.0 signatures.
 #
 # Run by ctest: cmake -DC_COMPILER=... -DCXX_COMPILER=... -DWORK_DIR=...
-#   -DINCLUDE_DIRS="<dir>;<dir>" -P HeaderCheck.cmake
+#   -DINCLUDE_DIRS="<dir>;<dir>" -DLAYOUT_CHECK=<file> -DCUDA13_CHECK=<file>
+#   -P HeaderCheck.cmake
 cmake_minimum_required(VERSION 3.25)
 
 set(unit "${WORK_DIR}/public_headers.c")
@@ -138,6 +143,11 @@ foreach(header IN LISTS headers)
 endforeach()
 check("cuda.h with the HIP headers" "${unit}" both)
 check("the HIP C++ overloads" "${overloads}" cxx_only)
+# _Static_assert and _Alignof are C11.
+set(standards "c|c11" "c|c17" "c++|c++17" "c++|c++20")
+check("the vector type layouts" "${LAYOUT_CHECK}" both)
+set(standards "c|c99" "c|c11" "c|c17" "c++|c++17" "c++|c++20")
+check("cuda.h's CUDA 13.0 forms" "${CUDA13_CHECK}" both)
 
 list(LENGTH headers header_count)
 if(header_count LESS 10)

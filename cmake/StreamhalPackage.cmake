@@ -88,7 +88,9 @@ install(TARGETS streamhal_core streamhal_ptx streamhal_cuda streamhal_hip stream
 install(FILES $<TARGET_OBJECTS:streamhal_vk_register>
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/streamhal RENAME streamhal_vk_register.o)
 
-install(FILES libs/cuda_binding/include/cuda.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# cuda.h and the types-only headers driver-API programs include beside it.
+install(FILES libs/cuda_binding/include/cuda.h libs/cuda_binding/include/builtin_types.h
+              libs/cuda_binding/include/vector_types.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY libs/hip_binding/include/hip DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # Core headers, for backend authors.
 install(DIRECTORY libs/core/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/streamhal/core

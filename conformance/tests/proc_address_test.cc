@@ -31,6 +31,18 @@ CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec* phGraphExec, CUgraph hGr
                                            CUDA_GRAPH_INSTANTIATE_PARAMS* instantiateParams);
 CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
                              CUdriverProcAddressQueryResult* symbolStatus);
+CUresult cuCtxCreate_v2(CUcontext* pctx, unsigned int flags, CUdevice dev);
+CUresult cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus* captureStatus_out,
+                                   cuuint64_t* id_out, CUgraph* graph_out,
+                                   const CUgraphNode** dependencies_out,
+                                   size_t* numDependencies_out);
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+                                    unsigned int flags, CUstream hStream);
+CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream hStream, CUstreamCaptureStatus* captureStatus_out,
+                                        cuuint64_t* id_out, CUgraph* graph_out,
+                                        const CUgraphNode** dependencies_out,
+                                        const CUgraphEdgeData** edgeData_out,
+                                        size_t* numDependencies_out);
 }
 
 namespace streamhal::conformance {
@@ -91,13 +103,63 @@ TEST_F(ProcAddressConformance, CudaFormsOfAnotherSignatureAreNotReturned) {
   EXPECT_CU(CUDA_ERROR_NOT_FOUND,
             cuGetProcAddress("cuMemAllocAsync", &pfn, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &status));
   EXPECT_EQ(status, CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT);
-  // cuCtxCreate from 11.4 is cuCtxCreate_v3 (execution affinity), which
-  // streamhal does not have: no function rather than one of another type.
-  EXPECT_CU(CUDA_ERROR_NOT_FOUND,
-            cuGetProcAddress("cuCtxCreate", &pfn, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &status));
+  // CUDA 10.1's cuStreamGetCaptureInfo had no graph or dependency outputs;
+  // streamhal serves the 11.3 form and later: no function rather than one of
+  // another type.
+  pfn = Address(&cuInit);
+  EXPECT_CU(CUDA_ERROR_NOT_FOUND, cuGetProcAddress("cuStreamGetCaptureInfo", &pfn, 11000,
+                                                   CU_GET_PROC_ADDRESS_DEFAULT, &status));
   EXPECT_EQ(pfn, nullptr);
-  EXPECT_EQ(status, CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
-  EXPECT_NE(Find("cuCtxCreate", 11000), nullptr);
+  EXPECT_EQ(status, CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT);
+  EXPECT_EQ(Find("cuStreamGetCaptureInfo", 11030), Address(&cuStreamGetCaptureInfo_v2));
+}
+
+// The driver is CUDA 13.0's: a program written for CUDA 13 looks its names
+// up with 13000 and gets the 13.0 forms; older versions keep theirs, each
+// from the release that introduced it.
+TEST_F(ProcAddressConformance, CudaVersion13000ReturnsTheCuda13Forms) {
+  int driver = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuDriverGetVersion(&driver));
+  EXPECT_EQ(driver, 13000);
+  EXPECT_EQ(Find("cuCtxCreate", 13000), Address(&cuCtxCreate_v4));
+  EXPECT_EQ(Find("cuCtxCreate", 12050), Address(&cuCtxCreate_v4));
+  EXPECT_EQ(Find("cuCtxCreate", 12000), Address(&cuCtxCreate_v3));
+  EXPECT_EQ(Find("cuCtxCreate", 11000), Address(&cuCtxCreate_v2));
+  EXPECT_EQ(Find("cuMemAdvise", 13000), Address(&cuMemAdvise_v2));
+  EXPECT_EQ(Find("cuMemAdvise", 12000), Address(&cuMemAdvise));
+  EXPECT_EQ(Find("cuMemPrefetchAsync", 13000), Address(&cuMemPrefetchAsync_v2));
+  EXPECT_EQ(Find("cuMemPrefetchAsync", 12000), Address(&cuMemPrefetchAsync));
+  EXPECT_EQ(Find("cuMemPrefetchAsync", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM),
+            Address(&cuMemPrefetchAsync_v2_ptsz));
+  EXPECT_EQ(Find("cuStreamGetCaptureInfo", 13000), Address(&cuStreamGetCaptureInfo_v3));
+  EXPECT_EQ(Find("cuStreamGetCaptureInfo", 12000), Address(&cuStreamGetCaptureInfo_v2));
+  EXPECT_EQ(Find("cuStreamGetCaptureInfo", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM),
+            Address(&cuStreamGetCaptureInfo_v3_ptsz));
+  EXPECT_EQ(Find("cuStreamUpdateCaptureDependencies", 13000),
+            Address(&cuStreamUpdateCaptureDependencies_v2));
+  EXPECT_EQ(Find("cuEventElapsedTime", 13000), Address(&cuEventElapsedTime_v2));
+  EXPECT_EQ(Find("cuEventElapsedTime", 12000), Address(&cuEventElapsedTime));
+  EXPECT_EQ(Find("cuGraphGetEdges", 13000), Address(&cuGraphGetEdges_v2));
+  EXPECT_EQ(Find("cuGraphGetEdges", 12000), Address(&cuGraphGetEdges));
+  EXPECT_EQ(Find("cuGraphAddDependencies", 13000), Address(&cuGraphAddDependencies_v2));
+  // Unchanged by 13.0.
+  EXPECT_EQ(Find("cuMemAlloc", 13000), Address(&cuMemAlloc_v2));
+
+  // What is returned is the 13.0 function: create a context through it.
+  using CtxCreate = CUresult (*)(CUcontext*, CUctxCreateParams*, unsigned, CUdevice);
+  auto ctx_create = reinterpret_cast<CtxCreate>(Find("cuCtxCreate", 13000));
+  CUcontext context = nullptr;
+  CUctxCreateParams params = {};
+  ASSERT_CU(CUDA_SUCCESS, ctx_create(&context, &params, 0, 0));
+  CUcontext current = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuCtxGetCurrent(&current));
+  EXPECT_EQ(current, context);
+  EXPECT_CU(CUDA_SUCCESS, cuCtxDestroy(context));
+  // A version newer than the driver's is invalid.
+  void* pfn = Address(&cuInit);
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuGetProcAddress("cuCtxCreate", &pfn, 13010, CU_GET_PROC_ADDRESS_DEFAULT, nullptr));
+  EXPECT_EQ(pfn, Address(&cuInit));
 }
 
 TEST_F(ProcAddressConformance, CudaPerThreadFlagReturnsThePerThreadVariants) {

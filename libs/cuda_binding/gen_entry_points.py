@@ -2,7 +2,10 @@
 """Writes everything that follows from the list of entry points.
 
 From entry_points.tsv (the CUDA forms: function, version, NVIDIA's symbol,
-per-thread symbol) and the binding headers:
+per-thread symbol) and the binding headers. A form whose signature differs
+from the plain name's (cuCtxCreate_v4, cuMemAdvise_v2, ...) is declared in
+cuda.h under its symbol and defined by the binding; its per-thread variant
+forwards to it.
 
   cuda_entry_points.cc  the exports under NVIDIA's names (cuMemAlloc_v2,
                         cuMemcpyHtoD_v2_ptds, cuLaunchKernel_ptsz, ...), each a
@@ -170,8 +173,11 @@ def main():
     # headers map hipGetDeviceProperties to hipGetDevicePropertiesR0600).
     hip_rows = [r for r in all_rows if r[0].startswith("hip")]
     rows = [r for r in all_rows if not r[0].startswith("hip")]
+    # A form of another signature is a function of its own in cuda.h
+    # (cuCtxCreate_v4 beside cuCtxCreate): its row names it as the symbol.
     listed = {row[0] for row in rows}
-    missing = sorted(set(protos) - listed)
+    forms = {row[2] for row in rows if row[2] in protos and row[2] not in listed}
+    missing = sorted(set(protos) - listed - forms)
     unknown = sorted(listed - set(protos))
     if missing or unknown:
         sys.exit("%s: functions of cuda.h without a row: %s; rows of functions cuda.h lacks: %s"
@@ -179,12 +185,15 @@ def main():
 
     wrappers, exported, seen = [], set(protos), set()
     for function, _, symbol, pt_symbol, _ in rows:
+        # The definition of the form: the function itself, or the form's own
+        # function where cuda.h declares one.
+        target = symbol if symbol in forms else function
         for name, kind in ((symbol, None), (pt_symbol, pt_symbol and pt_symbol[-4:])):
             if name is None or name in protos or name in seen:
                 continue
             seen.add(name)
             exported.add(name)
-            wrappers.append(forwarding(name, function, protos[function], kind))
+            wrappers.append(forwarding(name, target, protos[target], kind))
 
     entries = []
     for function, version, symbol, pt_symbol, pt_version in sorted(rows, key=lambda r: (r[0], r[1])):

@@ -4,7 +4,10 @@
  * from the file named on the command line. That file may be the GLSL source
  * (saxpy.comp, compiled when it is loaded) or an image built ahead of time
  * (SPIR-V, ELF code object, fat binary).
- * Prints PASSED and exits 0 when every element is right. */
+ * Prints PASSED and exits 0 when every element is right. Its launch shape is
+ * a dim3 from builtin_types.h, the types-only header installed beside cuda.h.
+ */
+#include <builtin_types.h>
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +58,9 @@ int main(int argc, char** argv) {
   float a = 2.0f;
   unsigned n = kN;
   void* params[] = {&dx, &dy, &a, &n};
-  CHECK(cuLaunchKernel(saxpy, (kN + kBlock - 1) / kBlock, 1, 1, kBlock, 1, 1, 0, NULL, params,
+  const dim3 block = {kBlock, 1, 1};
+  const dim3 grid = {(kN + kBlock - 1) / kBlock, 1, 1};
+  CHECK(cuLaunchKernel(saxpy, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, NULL, params,
                        NULL));
   CHECK(cuMemcpyDtoH(y, dy, sizeof(y)));
 

@@ -14,7 +14,29 @@
  * also exports every versioned and per-thread default-stream name
  * (cuMemAlloc_v2, cuMemcpyHtoD_v2_ptds, cuLaunchKernel_ptsz, ...) that
  * NVIDIA's header maps these names to, so objects compiled against NVIDIA's
- * CUDA 12 cuda.h link unchanged (libs/cuda_binding/entry_points.tsv lists them).
+ * CUDA 12 or 13 cuda.h link unchanged (libs/cuda_binding/entry_points.tsv
+ * lists them).
+ *
+ * API generation. By default the plain names have their CUDA 12.x forms and
+ * CUDA_VERSION is 12000. A program written for CUDA 13 defines
+ * STREAMHAL_CUDA_API_VERSION=13000 (or more) before including this header:
+ * then CUDA_VERSION is 13000 and, as in NVIDIA's CUDA 13 header, the names
+ * whose signature CUDA 13.0 changed are macros for the new forms:
+ *   cuCtxCreate                       -> cuCtxCreate_v4 (CUctxCreateParams)
+ *   cuMemAdvise                       -> cuMemAdvise_v2 (CUmemLocation)
+ *   cuMemPrefetchAsync                -> cuMemPrefetchAsync_v2 (CUmemLocation, flags)
+ *   cuStreamGetCaptureInfo            -> cuStreamGetCaptureInfo_v3 (edge data)
+ *   cuStreamUpdateCaptureDependencies -> cuStreamUpdateCaptureDependencies_v2
+ *   cuEventElapsedTime                -> cuEventElapsedTime_v2 (same signature)
+ *   cuGraphGetEdges, cuGraphNodeGetDependencies, cuGraphNodeGetDependentNodes,
+ *   cuGraphAddDependencies, cuGraphRemoveDependencies -> their _v2 (edge data)
+ * and the 12.x declarations of those names are left out. NVIDIA's headers have
+ * no such switch (each release presents its own generation, and CUDA_VERSION
+ * says which); STREAMHAL_CUDA_API_VERSION picks the release this header
+ * stands in for, and CUDA_VERSION follows it, so code that tests
+ * CUDA_VERSION >= 13000 sees the forms it expects. The versioned names
+ * (cuCtxCreate_v4, ...) are declared in both generations, as NVIDIA's 12.x
+ * headers declare them, and the library exports both generations' symbols.
  *
  * Declarations only; usable from C11 and C++.
  */
@@ -24,7 +46,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifndef STREAMHAL_CUDA_API_VERSION
+#define STREAMHAL_CUDA_API_VERSION 12000
+#endif
+#if STREAMHAL_CUDA_API_VERSION < 12000
+#error "STREAMHAL_CUDA_API_VERSION: streamhal's cuda.h presents CUDA 12.x (12000) or 13.0 (13000)"
+#endif
+#if STREAMHAL_CUDA_API_VERSION >= 13000
+#define CUDA_VERSION 13000
+#else
 #define CUDA_VERSION 12000
+#endif
 
 #if defined(_WIN32)
 #define CUDAAPI __stdcall
@@ -357,6 +389,43 @@ typedef enum CUctx_flags_enum {
   CU_CTX_LMEM_RESIZE_TO_MAX = 0x10,
   CU_CTX_FLAGS_MASK = 0x1F
 } CUctx_flags;
+
+/* CUDA 11.4: execution affinity (a context limited to some SMs). */
+typedef enum CUexecAffinityType_enum {
+  CU_EXEC_AFFINITY_TYPE_SM_COUNT = 0,
+  CU_EXEC_AFFINITY_TYPE_MAX
+} CUexecAffinityType;
+
+typedef struct CUexecAffinitySmCount_st {
+  unsigned int val;
+} CUexecAffinitySmCount_v1;
+typedef CUexecAffinitySmCount_v1 CUexecAffinitySmCount;
+
+typedef struct CUexecAffinityParam_st {
+  CUexecAffinityType type;
+  union {
+    CUexecAffinitySmCount smCount;
+  } param;
+} CUexecAffinityParam_v1;
+typedef CUexecAffinityParam_v1 CUexecAffinityParam;
+
+/* CUDA 12.5: CUDA-in-graphics (CIG) contexts, sharing a graphics API's queue. */
+typedef enum CUcigDataType_enum {
+  CIG_DATA_TYPE_D3D12_COMMAND_QUEUE = 0x1,
+  CIG_DATA_TYPE_NV_BLOB = 0x2
+} CUcigDataType;
+
+typedef struct CUctxCigParam_st {
+  CUcigDataType sharedDataType;
+  void* sharedData;
+} CUctxCigParam;
+
+/* cuCtxCreate_v4's parameters: execution affinity or CIG, at most one. */
+typedef struct CUctxCreateParams_st {
+  CUexecAffinityParam* execAffinityParams;
+  int numExecAffinityParams;
+  CUctxCigParam* cigParams;
+} CUctxCreateParams;
 
 typedef enum CUlimit_enum {
   CU_LIMIT_STACK_SIZE = 0x00,
@@ -796,6 +865,13 @@ typedef enum CUipcMem_flags_enum { CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1 } CU
 typedef enum CUmemLocationType_enum {
   CU_MEM_LOCATION_TYPE_INVALID = 0x0,
   CU_MEM_LOCATION_TYPE_DEVICE = 0x1,
+  /* CUDA 12.2, for cuMemAdvise_v2 and cuMemPrefetchAsync_v2. */
+  CU_MEM_LOCATION_TYPE_HOST = 0x2,
+  CU_MEM_LOCATION_TYPE_HOST_NUMA = 0x3,
+  CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 0x4,
+#if STREAMHAL_CUDA_API_VERSION >= 13000
+  CU_MEM_LOCATION_TYPE_NONE = 0x0,
+#endif
   CU_MEM_LOCATION_TYPE_MAX = 0x7FFFFFFF
 } CUmemLocationType;
 
@@ -1390,6 +1466,25 @@ typedef enum CUstreamCaptureStatus_enum {
   CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2
 } CUstreamCaptureStatus;
 
+/* CUDA 12.3: what a dependency edge of a graph or a capture carries. All zero
+ * is a default edge (the whole upstream node completes first, its memory
+ * visible downstream); streamhal has only default edges. */
+typedef enum CUgraphDependencyType_enum {
+  CU_GRAPH_DEPENDENCY_TYPE_DEFAULT = 0,
+  CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC = 1
+} CUgraphDependencyType;
+
+#define CU_GRAPH_KERNEL_NODE_PORT_DEFAULT 0
+#define CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC 1
+#define CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER 2
+
+typedef struct CUgraphEdgeData_st {
+  unsigned char from_port;
+  unsigned char to_port;
+  unsigned char type; /* a CUgraphDependencyType */
+  unsigned char reserved[5];
+} CUgraphEdgeData;
+
 typedef enum CUstreamCaptureMode_enum {
   CU_STREAM_CAPTURE_MODE_GLOBAL = 0,
   CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
@@ -1458,7 +1553,19 @@ CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, i
 CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);
 
 /* Contexts. */
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuCtxCreate(CUcontext* pctx, unsigned int flags, CUdevice dev);
+#endif
+/* CUDA 11.4's form, with execution affinity: as cuCtxCreate_v4 with those
+ * parameters and no CIG. */
+CUresult CUDAAPI cuCtxCreate_v3(CUcontext* pctx, CUexecAffinityParam* paramsArray, int numParams,
+                                unsigned int flags, CUdevice dev);
+/* CUDA 12.5's form, cuCtxCreate in CUDA 13.0: with CUctxCreateParams, which
+ * may be NULL or name no execution affinity and no CIG. streamhal has no
+ * execution-affinity or CUDA-in-graphics contexts: asking for either is
+ * CUDA_ERROR_NOT_SUPPORTED. */
+CUresult CUDAAPI cuCtxCreate_v4(CUcontext* pctx, CUctxCreateParams* ctxCreateParams,
+                                unsigned int flags, CUdevice dev);
 CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
 CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);
 CUresult CUDAAPI cuCtxPopCurrent(CUcontext* pctx);
@@ -1622,10 +1729,19 @@ CUresult CUDAAPI cuPointerSetAttribute(const void* value, CUpointer_attribute at
                                        CUdeviceptr ptr);
 CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute* attributes,
                                         void** data, CUdeviceptr ptr);
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
                              CUdevice device);
 CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
                                     CUstream hStream);
+#endif
+/* CUDA 12.2's forms, the plain names in CUDA 13.0: locations are
+ * CUmemLocation (a device, the host, or a host NUMA node: the host is one
+ * node, id 0). */
+CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
+                                CUmemLocation location);
+CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+                                       unsigned int flags, CUstream hStream);
 CUresult CUDAAPI cuMemRangeGetAttribute(void* data, size_t dataSize,
                                         CUmem_range_attribute attribute, CUdeviceptr devPtr,
                                         size_t count);
@@ -1824,18 +1940,39 @@ CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
 CUresult CUDAAPI cuEventQuery(CUevent hEvent);
 CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
 CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuEventElapsedTime(float* pMilliseconds, CUevent hStart, CUevent hEnd);
+#endif
+/* CUDA 12.8's form, cuEventElapsedTime in CUDA 13.0 (same signature). */
+CUresult CUDAAPI cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEnd);
 
 /* Stream capture. */
 CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);
 CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph* phGraph);
 CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus* captureStatus);
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus* captureStatus_out,
                                         cuuint64_t* id_out, CUgraph* graph_out,
                                         const CUgraphNode** dependencies_out,
                                         size_t* numDependencies_out);
+#endif
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode* dependencies,
                                                    size_t numDependencies, unsigned int flags);
+#endif
+/* CUDA 12.3's forms, the plain names in CUDA 13.0: with the data of each
+ * dependency edge. streamhal's edges are all default edges (all zero: full
+ * completion of the upstream node); other edge data is
+ * CUDA_ERROR_NOT_SUPPORTED. */
+CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream,
+                                           CUstreamCaptureStatus* captureStatus_out,
+                                           cuuint64_t* id_out, CUgraph* graph_out,
+                                           const CUgraphNode** dependencies_out,
+                                           const CUgraphEdgeData** edgeData_out,
+                                           size_t* numDependencies_out);
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode* dependencies,
+                                                      const CUgraphEdgeData* dependencyData,
+                                                      size_t numDependencies, unsigned int flags);
 CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode* mode);
 
 /* Graphs. */
@@ -1909,17 +2046,27 @@ CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent* event_
 CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event);
 CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode* nodes, size_t* numNodes);
 CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode* rootNodes, size_t* numRootNodes);
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode* from, CUgraphNode* to,
                                  size_t* numEdges);
+#endif
 CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType* type);
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode* dependencies,
                                             size_t* numDependencies);
+#endif
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode* dependentNodes,
                                               size_t* numDependentNodes);
+#endif
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode* from,
                                         const CUgraphNode* to, size_t numDependencies);
+#endif
+#if STREAMHAL_CUDA_API_VERSION < 13000
 CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode* from,
                                            const CUgraphNode* to, size_t numDependencies);
+#endif
 CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);
 CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec* phGraphExec, CUgraph hGraph,
                                               CUDA_GRAPH_INSTANTIATE_PARAMS* instantiateParams);
@@ -1944,7 +2091,40 @@ CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode
                                        unsigned int isEnabled);
 CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode,
                                        unsigned int* isEnabled);
+/* CUDA 12.3's forms, the plain names in CUDA 13.0: with the data of each
+ * edge. streamhal's edges are all default edges (see
+ * cuStreamGetCaptureInfo_v3): the queries return zeroed edge data, and adding
+ * or removing an edge with other data is CUDA_ERROR_NOT_SUPPORTED. */
+CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode* from, CUgraphNode* to,
+                                    CUgraphEdgeData* edgeData, size_t* numEdges);
+CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode* dependencies,
+                                               CUgraphEdgeData* edgeData, size_t* numDependencies);
+CUresult CUDAAPI cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode* dependentNodes,
+                                                 CUgraphEdgeData* edgeData,
+                                                 size_t* numDependentNodes);
+CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode* from,
+                                           const CUgraphNode* to, const CUgraphEdgeData* edgeData,
+                                           size_t numDependencies);
+CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode* from,
+                                              const CUgraphNode* to,
+                                              const CUgraphEdgeData* edgeData,
+                                              size_t numDependencies);
 CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char* path, unsigned int flags);
+
+/* The CUDA 13.0 generation: the plain names are the new forms. */
+#if STREAMHAL_CUDA_API_VERSION >= 13000
+#define cuCtxCreate cuCtxCreate_v4
+#define cuMemAdvise cuMemAdvise_v2
+#define cuMemPrefetchAsync cuMemPrefetchAsync_v2
+#define cuEventElapsedTime cuEventElapsedTime_v2
+#define cuStreamGetCaptureInfo cuStreamGetCaptureInfo_v3
+#define cuStreamUpdateCaptureDependencies cuStreamUpdateCaptureDependencies_v2
+#define cuGraphGetEdges cuGraphGetEdges_v2
+#define cuGraphNodeGetDependencies cuGraphNodeGetDependencies_v2
+#define cuGraphNodeGetDependentNodes cuGraphNodeGetDependentNodes_v2
+#define cuGraphAddDependencies cuGraphAddDependencies_v2
+#define cuGraphRemoveDependencies cuGraphRemoveDependencies_v2
+#endif
 
 #ifdef __cplusplus
 } /* extern "C" */

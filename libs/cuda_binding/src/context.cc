@@ -1,8 +1,10 @@
 // Context management (cuCtx*).
+#include "core/context.h"
+
 #include <cuda.h>
 
 #include "core/c_enum.h"
-#include "core/context.h"
+#include "core/context_params.h"
 #include "core/handle.h"
 #include "result.h"
 
@@ -14,6 +16,50 @@ extern "C" {
 
 CUresult cuCtxCreate(CUcontext* pctx, unsigned int flags, CUdevice dev) {
   return ToCUresult(streamhal::CreateContext(HandleOut(pctx), flags, dev));
+}
+
+namespace {
+
+// Copies the execution affinity parameters a caller passes (none when the
+// array is null or the count is not positive; core reports those cases).
+void ReadExecAffinity(const CUexecAffinityParam* params, int count,
+                      streamhal::ContextCreateParams* out) {
+  out->has_exec_affinity = params != nullptr;
+  out->exec_affinity_count = count;
+  if (params == nullptr) return;
+  for (int i = 0; i < count; ++i) {
+    out->exec_affinity.push_back(
+        {streamhal::EnumArgument(params[i].type), params[i].param.smCount.val});
+  }
+}
+
+}  // namespace
+
+CUresult cuCtxCreate_v3(CUcontext* pctx, CUexecAffinityParam* paramsArray, int numParams,
+                        unsigned int flags, CUdevice dev) {
+  streamhal::ContextCreateParams params;
+  ReadExecAffinity(paramsArray, numParams, &params);
+  return ToCUresult(
+      streamhal::CreateContextWithParams(HandleOut(pctx), &params, flags, dev, "cuCtxCreate_v3"));
+}
+
+CUresult cuCtxCreate_v4(CUcontext* pctx, CUctxCreateParams* ctxCreateParams, unsigned int flags,
+                        CUdevice dev) {
+  if (ctxCreateParams == nullptr) {
+    return ToCUresult(
+        streamhal::CreateContextWithParams(HandleOut(pctx), nullptr, flags, dev, "cuCtxCreate_v4"));
+  }
+  streamhal::ContextCreateParams params;
+  ReadExecAffinity(ctxCreateParams->execAffinityParams, ctxCreateParams->numExecAffinityParams,
+                   &params);
+  const CUctxCigParam* cig = ctxCreateParams->cigParams;
+  params.has_cig = cig != nullptr;
+  if (cig != nullptr) {
+    params.cig_data_type = streamhal::EnumArgument(cig->sharedDataType);
+    params.has_cig_data = cig->sharedData != nullptr;
+  }
+  return ToCUresult(
+      streamhal::CreateContextWithParams(HandleOut(pctx), &params, flags, dev, "cuCtxCreate_v4"));
 }
 
 CUresult cuCtxDestroy(CUcontext ctx) {

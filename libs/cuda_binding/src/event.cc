@@ -34,4 +34,9 @@ CUresult cuEventElapsedTime(float* milliseconds, CUevent start, CUevent end) {
       streamhal::EventElapsedTime(milliseconds, HandleValue(start), HandleValue(end)));
 }
 
+// CUDA 12.8's form (cuEventElapsedTime in CUDA 13.0): the same call.
+CUresult cuEventElapsedTime_v2(float* milliseconds, CUevent start, CUevent end) {
+  return cuEventElapsedTime(milliseconds, start, end);
+}
+
 }  // extern "C"

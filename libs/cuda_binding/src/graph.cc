@@ -8,6 +8,7 @@
 
 #include "copy_params.h"
 #include "core/c_enum.h"
+#include "core/graph_edge.h"
 #include "core/graph_exec.h"
 #include "core/graph_memory.h"
 #include "core/handle.h"
@@ -251,6 +252,63 @@ CUresult cuGraphRemoveDependencies(CUgraph graph, const CUgraphNode* from, const
                                    size_t count) {
   return ToCUresult(
       streamhal::GraphRemoveDependencies(HandleValue(graph), Handles(from), Handles(to), count));
+}
+
+// The edge-data forms (CUDA 12.3; the plain names in CUDA 13.0). Every edge
+// is a default edge: queries return zeroed data for each slot they fill.
+
+CUresult cuGraphGetEdges_v2(CUgraph graph, CUgraphNode* from, CUgraphNode* to,
+                            CUgraphEdgeData* edges, size_t* count) {
+  // CUDA: edgeData needs from and to.
+  if (edges != nullptr && (from == nullptr || to == nullptr)) return CUDA_ERROR_INVALID_VALUE;
+  const size_t capacity = count != nullptr ? *count : 0;
+  const CUresult result = cuGraphGetEdges(graph, from, to, count);
+  if (result == CUDA_SUCCESS) {
+    streamhal::WriteDefaultEdges(reinterpret_cast<streamhal::GraphEdgeData*>(edges), capacity);
+  }
+  return result;
+}
+
+CUresult cuGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode* dependencies,
+                                       CUgraphEdgeData* edges, size_t* count) {
+  if (edges != nullptr && dependencies == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  const size_t capacity = count != nullptr ? *count : 0;
+  const CUresult result = cuGraphNodeGetDependencies(node, dependencies, count);
+  if (result == CUDA_SUCCESS) {
+    streamhal::WriteDefaultEdges(reinterpret_cast<streamhal::GraphEdgeData*>(edges), capacity);
+  }
+  return result;
+}
+
+CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode node, CUgraphNode* dependents,
+                                         CUgraphEdgeData* edges, size_t* count) {
+  if (edges != nullptr && dependents == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  const size_t capacity = count != nullptr ? *count : 0;
+  const CUresult result = cuGraphNodeGetDependentNodes(node, dependents, count);
+  if (result == CUDA_SUCCESS) {
+    streamhal::WriteDefaultEdges(reinterpret_cast<streamhal::GraphEdgeData*>(edges), capacity);
+  }
+  return result;
+}
+
+CUresult cuGraphAddDependencies_v2(CUgraph graph, const CUgraphNode* from, const CUgraphNode* to,
+                                   const CUgraphEdgeData* edges, size_t count) {
+  const CUresult checked = ToCUresult(
+      streamhal::CheckDefaultEdges(reinterpret_cast<const streamhal::GraphEdgeData*>(edges), count,
+                                   "cuGraphAddDependencies_v2"));
+  if (checked != CUDA_SUCCESS) return checked;
+  return cuGraphAddDependencies(graph, from, to, count);
+}
+
+CUresult cuGraphRemoveDependencies_v2(CUgraph graph, const CUgraphNode* from, const CUgraphNode* to,
+                                      const CUgraphEdgeData* edges, size_t count) {
+  const CUresult checked = ToCUresult(
+      streamhal::CheckDefaultEdges(reinterpret_cast<const streamhal::GraphEdgeData*>(edges), count,
+                                   "cuGraphRemoveDependencies_v2"));
+  // A programmatic edge cannot exist here, so removing one names no edge.
+  if (checked == CUDA_ERROR_NOT_SUPPORTED) return CUDA_ERROR_INVALID_VALUE;
+  if (checked != CUDA_SUCCESS) return checked;
+  return cuGraphRemoveDependencies(graph, from, to, count);
 }
 
 CUresult cuGraphDestroyNode(CUgraphNode node) {

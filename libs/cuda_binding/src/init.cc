@@ -3,6 +3,7 @@
 
 #include "core/c_enum.h"
 #include "core/runtime.h"
+#include "driver_version.h"
 #include "error_strings.h"
 #include "result.h"
 
@@ -17,7 +18,7 @@ CUresult cuHALDeinit(void) { return ToCUresult(streamhal::Deinit()); }
 CUresult cuDriverGetVersion(int* driver_version) {
   // Valid before cuInit, as in CUDA.
   if (driver_version == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  *driver_version = CUDA_VERSION;
+  *driver_version = streamhal::cuda::kDriverVersion;
   return CUDA_SUCCESS;
 }
 

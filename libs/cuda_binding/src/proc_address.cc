@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "core/entry_points.h"
+#include "driver_version.h"
 
 namespace streamhal::cuda {
 // Generated (cuda_entry_points.cc).
@@ -18,12 +19,12 @@ CUresult cuGetProcAddress(const char* symbol, void** pfn, int cudaVersion, cuuin
                           CUdriverProcAddressQueryResult* symbolStatus) {
   if (symbol == nullptr || pfn == nullptr) return CUDA_ERROR_INVALID_VALUE;
   // One of the three modes; CUDA: a version newer than the driver's is
-  // invalid (this library reports CUDA_VERSION from cuDriverGetVersion).
+  // invalid (cuDriverGetVersion reports kDriverVersion).
   if (flags != CU_GET_PROC_ADDRESS_DEFAULT && flags != CU_GET_PROC_ADDRESS_LEGACY_STREAM &&
       flags != CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) {
     return CUDA_ERROR_INVALID_VALUE;
   }
-  if (cudaVersion > CUDA_VERSION) return CUDA_ERROR_INVALID_VALUE;
+  if (cudaVersion > streamhal::cuda::kDriverVersion) return CUDA_ERROR_INVALID_VALUE;
   // The default is the legacy stream: per-thread is a compile-time choice of
   // the caller, which only the runtime API's headers see.
   const streamhal::EntryPointLookup found = streamhal::LookUpEntryPoint(

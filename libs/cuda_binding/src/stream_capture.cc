@@ -4,6 +4,7 @@
 #include <cuda.h>
 
 #include "core/c_enum.h"
+#include "core/graph_edge.h"
 #include "core/handle.h"
 #include "core/status.h"
 #include "result.h"
@@ -51,6 +52,36 @@ CUresult cuStreamUpdateCaptureDependencies(CUstream stream, CUgraphNode* depende
                                            unsigned int flags) {
   return ToCUresult(streamhal::StreamUpdateCaptureDependencies(
       HandleValue(stream), reinterpret_cast<const uint64_t*>(dependencies), count, flags));
+}
+
+static_assert(sizeof(CUgraphEdgeData) == sizeof(streamhal::GraphEdgeData) &&
+              alignof(CUgraphEdgeData) == alignof(streamhal::GraphEdgeData));
+
+CUresult cuStreamGetCaptureInfo_v3(CUstream stream, CUstreamCaptureStatus* status, cuuint64_t* id,
+                                   CUgraph* graph, const CUgraphNode** dependencies,
+                                   const CUgraphEdgeData** edges, size_t* count) {
+  streamhal::CaptureStatus value = streamhal::CaptureStatus::kNone;
+  uint64_t capture_id = 0;
+  const uint64_t* nodes = nullptr;
+  const streamhal::GraphEdgeData* edge_data = nullptr;
+  absl::Status result = streamhal::StreamGetCaptureInfoWithEdges(
+      HandleValue(stream), &value, &capture_id, HandleOut(graph),
+      dependencies != nullptr ? &nodes : nullptr, edges != nullptr ? &edge_data : nullptr, count);
+  if (result.ok()) {
+    if (status != nullptr) *status = static_cast<CUstreamCaptureStatus>(value);
+    if (id != nullptr && value == streamhal::CaptureStatus::kActive) *id = capture_id;
+    if (dependencies != nullptr) *dependencies = reinterpret_cast<const CUgraphNode*>(nodes);
+    if (edges != nullptr) *edges = reinterpret_cast<const CUgraphEdgeData*>(edge_data);
+  }
+  return ToCUresult(result);
+}
+
+CUresult cuStreamUpdateCaptureDependencies_v2(CUstream stream, CUgraphNode* dependencies,
+                                              const CUgraphEdgeData* dependencyData, size_t count,
+                                              unsigned int flags) {
+  return ToCUresult(streamhal::StreamUpdateCaptureDependenciesWithEdges(
+      HandleValue(stream), reinterpret_cast<const uint64_t*>(dependencies),
+      reinterpret_cast<const streamhal::GraphEdgeData*>(dependencyData), count, flags));
 }
 
 CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode* mode) {

@@ -5,6 +5,7 @@
 
 #include "core/c_enum.h"
 #include "core/handle.h"
+#include "core/managed_location.h"
 #include "core/managed_memory.h"
 #include "core/pointer_attributes.h"
 #include "result.h"
@@ -45,6 +46,18 @@ CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUde
 CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
                             CUstream hStream) {
   return ToCUresult(streamhal::MemPrefetch(devPtr, count, dstDevice, HandleValue(hStream)));
+}
+
+CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
+                        CUmemLocation location) {
+  return ToCUresult(streamhal::MemAdviseAtLocation(devPtr, count, EnumArgument(advice),
+                                                   EnumArgument(location.type), location.id));
+}
+
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+                               unsigned int flags, CUstream hStream) {
+  return ToCUresult(streamhal::MemPrefetchToLocation(devPtr, count, EnumArgument(location.type),
+                                                     location.id, flags, HandleValue(hStream)));
 }
 
 CUresult cuMemRangeGetAttribute(void* data, size_t dataSize, CUmem_range_attribute attribute,
