@@ -211,7 +211,7 @@ DEVPTR_TYPES = {"CUdeviceptr", "hipDeviceptr_t"}
 FN_TYPES = {"CUhostFn": "HostFn", "hipHostFn_t": "HostFn",
             "CUstreamCallback": "StreamCallback", "hipStreamCallback_t": "StreamCallback",
             "CUoccupancyB2DSize": "OccupancyFn"}
-VALUE_TYPES = {"CUipcEventHandle", "CUipcMemHandle", "dim3", "hipPitchedPtr", "hipExtent",
+VALUE_TYPES = {"CUipcEventHandle", "CUipcMemHandle", "CUmemLocation", "dim3", "hipPitchedPtr", "hipExtent",
                "hipIpcEventHandle_t", "hipIpcMemHandle_t"}
 INT_TYPES = {"int", "unsigned int", "unsigned", "uint32_t", "cuuint32_t", "size_t",
              "unsigned long long", "uint64_t", "cuuint64_t", "int64_t", "unsigned char",
