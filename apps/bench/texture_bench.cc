@@ -80,7 +80,9 @@ bool Launch(CUfunction f, uint32_t* value) {
   return cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr) == CUDA_SUCCESS;
 }
 
-void Enqueue(benchmark::State& state, bool texture) {
+// kBatch launches per iteration; with `submit`, cuStreamQuery submits them
+// (recording the Vulkan commands) inside the timed part too.
+void Enqueue(benchmark::State& state, bool texture, bool submit) {
   TextureEnv& t = GetTextureEnv();
   if (!t.ok) {
     state.SkipWithError("setting up the texture kernels failed");
@@ -95,44 +97,25 @@ void Enqueue(benchmark::State& state, bool texture) {
         return;
       }
     }
-    state.PauseTiming();
-    cuCtxSynchronize();
-    state.ResumeTiming();
-  }
-  state.SetItemsProcessed(state.iterations() * kBatch);
-}
-BENCHMARK_CAPTURE(Enqueue, BM_Streamhal_LaunchWithoutTexture, false)->MinTime(kBatchMinTime);
-BENCHMARK_CAPTURE(Enqueue, BM_Streamhal_LaunchWithOneTexture, true)->MinTime(kBatchMinTime);
-
-void EnqueueSubmit(benchmark::State& state, bool texture) {
-  TextureEnv& t = GetTextureEnv();
-  if (!t.ok) {
-    state.SkipWithError("setting up the texture kernels failed");
-    return;
-  }
-  CUfunction f = texture ? t.with : t.without;
-  uint32_t value = 0;
-  for (auto _ : state) {
-    for (int i = 0; i < kBatch; ++i) {
-      if (!Launch(f, &value)) {
-        state.SkipWithError("cuLaunchKernel failed");
+    if (submit) {
+      const CUresult queried = cuStreamQuery(nullptr);
+      if (queried != CUDA_SUCCESS && queried != CUDA_ERROR_NOT_READY) {
+        state.SkipWithError("cuStreamQuery failed");
         return;
       }
     }
-    const CUresult queried = cuStreamQuery(nullptr);
-    if (queried != CUDA_SUCCESS && queried != CUDA_ERROR_NOT_READY) {
-      state.SkipWithError("cuStreamQuery failed");
-      return;
-    }
     state.PauseTiming();
     cuCtxSynchronize();
     state.ResumeTiming();
   }
   state.SetItemsProcessed(state.iterations() * kBatch);
 }
-BENCHMARK_CAPTURE(EnqueueSubmit, BM_Streamhal_LaunchSubmitWithoutTexture, false)
+BENCHMARK_CAPTURE(Enqueue, BM_Streamhal_LaunchWithoutTexture, false, false)
     ->MinTime(kBatchMinTime);
-BENCHMARK_CAPTURE(EnqueueSubmit, BM_Streamhal_LaunchSubmitWithOneTexture, true)
+BENCHMARK_CAPTURE(Enqueue, BM_Streamhal_LaunchWithOneTexture, true, false)->MinTime(kBatchMinTime);
+BENCHMARK_CAPTURE(Enqueue, BM_Streamhal_LaunchSubmitWithoutTexture, false, true)
+    ->MinTime(kBatchMinTime);
+BENCHMARK_CAPTURE(Enqueue, BM_Streamhal_LaunchSubmitWithOneTexture, true, true)
     ->MinTime(kBatchMinTime);
 
 void RoundTrip(benchmark::State& state, bool texture) {
