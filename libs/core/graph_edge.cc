@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/graph.h"
 #include "core/mutex.h"
 #include "core/status.h"
 
@@ -31,6 +32,17 @@ absl::Status CheckDefaultEdges(const GraphEdgeData* edges, size_t count, const c
       return Error(ErrorCode::kNotSupported, what, ": edge ", i,
                    " is programmatic; only default edges are supported");
     }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckDefaultEdgesOf(const uint64_t* from, const uint64_t* to,
+                                 const GraphEdgeData* edges, size_t count, const char* what) {
+  if (edges == nullptr || from == nullptr) return absl::OkStatus();
+  for (size_t i = 0; i < count; ++i) {
+    if (LookupAs<GraphNode>(from[i]) == nullptr) return absl::OkStatus();
+    if (to != nullptr && LookupAs<GraphNode>(to[i]) == nullptr) return absl::OkStatus();
+    SH_RETURN_IF_ERROR(CheckDefaultEdges(edges + i, 1, what));
   }
   return absl::OkStatus();
 }
@@ -81,7 +93,8 @@ absl::Status StreamGetCaptureInfoWithEdges(uint64_t stream, CaptureStatus* statu
 absl::Status StreamUpdateCaptureDependenciesWithEdges(uint64_t stream, const uint64_t* dependencies,
                                                       const GraphEdgeData* edges, size_t count,
                                                       unsigned flags) {
-  SH_RETURN_IF_ERROR(CheckDefaultEdges(edges, count, "cuStreamUpdateCaptureDependencies_v2"));
+  SH_RETURN_IF_ERROR(CheckDefaultEdgesOf(dependencies, nullptr, edges, count,
+                                         "cuStreamUpdateCaptureDependencies_v2"));
   return StreamUpdateCaptureDependencies(stream, dependencies, count, flags);
 }
 

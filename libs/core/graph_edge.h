@@ -33,6 +33,15 @@ static_assert(sizeof(GraphEdgeData) == 8);
 // ones kNotSupported.
 absl::Status CheckDefaultEdges(const GraphEdgeData* edges, size_t count, const char* what);
 
+// As CheckDefaultEdges, for the edges of `count` dependencies whose nodes
+// are `from[i]` (and `to[i]`, when `to` is not null): edge i is read only
+// once the node handles at i name live graph nodes. A bad node handle ends
+// the check (OK): the call it guards reports it, so a count larger than
+// the caller's arrays stops at the first bad handle, as the forms without
+// edge data do, rather than reading past the edges.
+absl::Status CheckDefaultEdgesOf(const uint64_t* from, const uint64_t* to,
+                                 const GraphEdgeData* edges, size_t count, const char* what);
+
 // `count` default edges (null for 0), valid for the life of the process and
 // never written again, so any number of callers may hold them.
 const GraphEdgeData* DefaultEdges(size_t count);

@@ -293,18 +293,20 @@ CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode node, CUgraphNode* dependen
 
 CUresult cuGraphAddDependencies_v2(CUgraph graph, const CUgraphNode* from, const CUgraphNode* to,
                                    const CUgraphEdgeData* edges, size_t count) {
-  const CUresult checked = ToCUresult(
-      streamhal::CheckDefaultEdges(reinterpret_cast<const streamhal::GraphEdgeData*>(edges), count,
-                                   "cuGraphAddDependencies_v2"));
+  const CUresult checked = ToCUresult(streamhal::CheckDefaultEdgesOf(
+      reinterpret_cast<const uint64_t*>(from), reinterpret_cast<const uint64_t*>(to),
+      reinterpret_cast<const streamhal::GraphEdgeData*>(edges), count,
+      "cuGraphAddDependencies_v2"));
   if (checked != CUDA_SUCCESS) return checked;
   return cuGraphAddDependencies(graph, from, to, count);
 }
 
 CUresult cuGraphRemoveDependencies_v2(CUgraph graph, const CUgraphNode* from, const CUgraphNode* to,
                                       const CUgraphEdgeData* edges, size_t count) {
-  const CUresult checked = ToCUresult(
-      streamhal::CheckDefaultEdges(reinterpret_cast<const streamhal::GraphEdgeData*>(edges), count,
-                                   "cuGraphRemoveDependencies_v2"));
+  const CUresult checked = ToCUresult(streamhal::CheckDefaultEdgesOf(
+      reinterpret_cast<const uint64_t*>(from), reinterpret_cast<const uint64_t*>(to),
+      reinterpret_cast<const streamhal::GraphEdgeData*>(edges), count,
+      "cuGraphRemoveDependencies_v2"));
   // A programmatic edge cannot exist here, so removing one names no edge.
   if (checked == CUDA_ERROR_NOT_SUPPORTED) return CUDA_ERROR_INVALID_VALUE;
   if (checked != CUDA_SUCCESS) return checked;
