@@ -204,7 +204,8 @@ HANDLE_TYPES = {
 # memory and semaphores, graphics resources, user objects): passed as null.
 # Their functions are stubs; give such a type a role of its own when its
 # functions are implemented.
-OPAQUE_HANDLE_TYPES = {"hipMipmappedArray_t", "hipMipmappedArray_const_t", "hipExternalMemory_t",
+OPAQUE_HANDLE_TYPES = {"hipMipmappedArray_t", "hipMipmappedArray_const_t", "hipMipmappedArray*",
+                       "CUmipmappedArray", "CUsurfref", "hipExternalMemory_t",
                        "hipExternalSemaphore_t", "hipGraphicsResource_t", "hipUserObject_t"}
 DEVICE_TYPES = {"CUdevice", "hipDevice_t"}
 DEVPTR_TYPES = {"CUdeviceptr", "hipDeviceptr_t"}

@@ -548,10 +548,17 @@ uint64_t Env::Handle(Role role) {
                  ? Bits(object)
                  : kPlaceholder;
     }
+    case Role::kTexRef: {
+      // CUDA: a reference of its own (cuTexRefCreate). HIP's are pointers
+      // into module references, and the sweep's module declares none.
+      if (!cuda) return kPlaceholder;
+      CUtexref ref = nullptr;
+      return cuTexRefCreate(&ref) == CUDA_SUCCESS ? Bits(ref) : kPlaceholder;
+    }
     default:
-      // Texture references and CUkernel: no module of ours has one. External
-      // memory and semaphores come from another API (a Vulkan device of the
-      // program's own), which the sweep does not run.
+      // CUkernel: no module of ours has one. External memory and semaphores
+      // come from another API (a Vulkan device of the program's own), which
+      // the sweep does not run.
       return kPlaceholder;
   }
 }
@@ -775,6 +782,12 @@ uint64_t Env::Destroyed(Role role) {
                : hipArrayDestroy(As<hipArray_t>(array)) == hipSuccess) {
         return array;
       }
+      break;
+    }
+    case Role::kTexRef: {
+      const uint64_t ref = Handle(role);
+      if (ref == kPlaceholder || !cuda) break;
+      if (cuTexRefDestroy(As<CUtexref>(ref)) == CUDA_SUCCESS) return ref;
       break;
     }
     case Role::kTexObject:

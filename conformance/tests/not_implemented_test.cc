@@ -68,18 +68,12 @@ class HipNotImplemented : public testing::Test {
 // Driver entry points.
 
 // Modules.
-SH_CUDA_NOT_IMPLEMENTED(cuModuleGetTexRef, nullptr, nullptr, nullptr)
 
 // Copies.
 
 // Inter-process communication.
 
 // Arrays and texture references.
-SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetArray, nullptr, nullptr, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFormat, nullptr, CUarray_format{}, 0)
-SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetAddressMode, nullptr, 0, CUaddress_mode{})
-SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFilterMode, nullptr, CUfilter_mode{})
-SH_CUDA_NOT_IMPLEMENTED(cuTexRefSetFlags, nullptr, 0)
 
 // External semaphores: no device here exports them as descriptors.
 SH_CUDA_NOT_IMPLEMENTED(cuImportExternalSemaphore, nullptr, nullptr)
@@ -99,7 +93,6 @@ SH_CUDA_NOT_IMPLEMENTED(cuDestroyExternalSemaphore, nullptr)
 // Initialization and versions
 
 // Modules
-SH_HIP_NOT_IMPLEMENTED(hipModuleGetTexRef, nullptr, nullptr, nullptr)
 
 // Functions and launches
 SH_HIP_NOT_IMPLEMENTED(hipConfigureCall, dim3(), dim3(), 0, nullptr)
@@ -113,37 +106,6 @@ SH_HIP_NOT_IMPLEMENTED(hipLaunchByPtr, nullptr)
 // Copies and fills
 
 // Texture references (deprecated in HIP)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetAddressMode, nullptr, 0, hipTextureAddressMode{})
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetArray, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFilterMode, nullptr, hipTextureFilterMode{})
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFlags, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetFormat, nullptr, hipArray_Format{}, 0)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetAddress, nullptr, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetAddress2D, nullptr, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetBorderColor, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetMaxAnisotropy, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetMipmapFilterMode, nullptr, hipTextureFilterMode{})
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetMipmapLevelBias, nullptr, 0.0f)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetMipmapLevelClamp, nullptr, 0.0f, 0.0f)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefSetMipmappedArray, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetAddress, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetAddressMode, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetArray, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetBorderColor, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetFilterMode, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetFlags, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetFormat, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetMaxAnisotropy, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetMipMappedArray, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetMipmapFilterMode, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetMipmapLevelBias, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipTexRefGetMipmapLevelClamp, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipBindTexture, nullptr, nullptr, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipBindTexture2D, nullptr, nullptr, nullptr, nullptr, 0, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipBindTextureToArray, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipBindTextureToMipmappedArray, nullptr, nullptr, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipUnbindTexture, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipGetTextureAlignmentOffset, nullptr, nullptr)
 SH_HIP_NOT_IMPLEMENTED(hipGetTextureReference, nullptr, nullptr)
 
 // Mipmapped arrays

@@ -233,6 +233,9 @@ enum class TexelNumeric : uint8_t { kFloat, kSint, kUint };
 
 // The descriptor set of texture and surface parameters.
 inline constexpr uint32_t kResourceDescriptorSet = 2;
+// Bindings of that set from here up are module-scope texture and surface
+// references, named by their variables (core/texture_ref.h), not parameters.
+inline constexpr uint32_t kTextureRefBindingBase = 1024;
 
 struct ResourceBinding {
   uint32_t binding = 0;

@@ -19,6 +19,7 @@
 #include "core/spirv_rewrite.h"
 #include "core/status.h"
 #include "core/stream.h"
+#include "core/texture_ref.h"
 #include "core/transfer.h"
 
 namespace streamhal {
@@ -149,6 +150,8 @@ Module::~Module() {
   // Kernels may still be executing: finish the context's work first.
   absl::Status status = context_->Synchronize();
   if (!status.ok()) Log(LogLevel::kWarning, "module unload: ", status.message());
+  texture_refs_.clear();
+  surface_refs_.clear();
   functions_.clear();
   backend_modules_.clear();
   BumpResourceGeneration();
@@ -185,6 +188,48 @@ const Module::Global* Module::FindGlobal(absl::string_view name) const {
   }
   return nullptr;
 }
+
+TextureRef* Module::FindTextureRef(absl::string_view name) const {
+  auto it = texture_refs_.find(name);
+  return it == texture_refs_.end() ? nullptr : it->second.get();
+}
+
+SurfaceRef* Module::FindSurfaceRef(absl::string_view name) const {
+  auto it = surface_refs_.find(name);
+  return it == surface_refs_.end() ? nullptr : it->second.get();
+}
+
+void Module::AddReference(Context* context, const std::string& name, bool surface) {
+  if (surface) {
+    if (!surface_refs_.contains(name)) {
+      surface_refs_.emplace(name, std::make_unique<SurfaceRef>(context, this, name));
+    }
+  } else if (!texture_refs_.contains(name)) {
+    texture_refs_.emplace(name, std::make_unique<TextureRef>(context, this, name));
+  }
+}
+
+namespace {
+
+// One texture or surface reference per name the module's kernels declare
+// (kernel ABI v2); a name may not be both.
+absl::Status MakeReferences(Context* context, Module* module) {
+  for (const std::unique_ptr<Function>& function : module->functions()) {
+    for (const ResourceParamInfo& resource : function->info().resources) {
+      if (resource.ref_name.empty()) continue;
+      const bool surface = resource.kind == ResourceKind::kStorageImage;
+      if (surface ? module->FindTextureRef(resource.ref_name) != nullptr
+                  : module->FindSurfaceRef(resource.ref_name) != nullptr) {
+        return Error(ErrorCode::kInvalidImage, "module: '", resource.ref_name,
+                     "' is declared both as a texture and as a surface reference");
+      }
+      module->AddReference(context, resource.ref_name, surface);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::Status LoadModule(Context* context, Module* module, LoadedImage image) {
   BackendDevice* device = context->device()->backend();
@@ -264,7 +309,7 @@ absl::Status LoadModule(Context* context, Module* module, LoadedImage image) {
     }
     module->backend_modules_.push_back(std::move(backend_module));
   }
-  return absl::OkStatus();
+  return MakeReferences(context, module);
 }
 
 absl::StatusOr<Module*> CreateModuleIn(Context* context, LoadedImage image) {
@@ -377,6 +422,36 @@ absl::Status ModuleGetGlobal(uint64_t* dptr, size_t* bytes, uint64_t handle, con
   }
   if (dptr != nullptr) *dptr = global->allocation->device_address() + global->offset;
   if (bytes != nullptr) *bytes = global->size;
+  return absl::OkStatus();
+}
+
+absl::Status ModuleGetTexRef(uint64_t* out, uint64_t handle, const char* name) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (out == nullptr) return Error(ErrorCode::kInvalidValue, "cuModuleGetTexRef: pTexRef is null");
+  if (name == nullptr) return Error(ErrorCode::kInvalidValue, "cuModuleGetTexRef: name is null");
+  SH_ASSIGN_OR_RETURN(Module * module, ResolveModule(handle));
+  TextureRef* ref = module->FindTextureRef(name);
+  if (ref == nullptr) {
+    return Error(ErrorCode::kNotFound, "cuModuleGetTexRef: no texture reference named '", name,
+                 "'");
+  }
+  *out = ref->handle();
+  return absl::OkStatus();
+}
+
+absl::Status ModuleGetSurfRef(uint64_t* out, uint64_t handle, const char* name) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (out == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuModuleGetSurfRef: pSurfRef is null");
+  }
+  if (name == nullptr) return Error(ErrorCode::kInvalidValue, "cuModuleGetSurfRef: name is null");
+  SH_ASSIGN_OR_RETURN(Module * module, ResolveModule(handle));
+  SurfaceRef* ref = module->FindSurfaceRef(name);
+  if (ref == nullptr) {
+    return Error(ErrorCode::kNotFound, "cuModuleGetSurfRef: no surface reference named '", name,
+                 "'");
+  }
+  *out = ref->handle();
   return absl::OkStatus();
 }
 

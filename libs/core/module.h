@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/api.h"
@@ -27,6 +28,8 @@ namespace streamhal {
 
 class Context;
 class Module;
+class SurfaceRef;
+class TextureRef;
 struct Allocation;
 
 // Largest kernel parameter block (CUDA's classic 4 KiB limit). Blocks above
@@ -97,6 +100,13 @@ class Module : public Object {
   };
   const Global* FindGlobal(absl::string_view name) const;
 
+  // The texture and surface references the module's kernels declare, made
+  // at load (core/texture_ref.h); null for names no kernel declares.
+  TextureRef* FindTextureRef(absl::string_view name) const;
+  SurfaceRef* FindSurfaceRef(absl::string_view name) const;
+  // Makes the reference `name` unless the module has it.
+  void AddReference(Context* context, const std::string& name, bool surface);
+
   // The words a cooperative launch's grid barrier counts in (kGridBarrierWords),
   // allocated on the first cooperative launch of one of the module's kernels.
   // One set per module: a device runs one dispatch at a time where
@@ -111,6 +121,8 @@ class Module : public Object {
   std::vector<std::unique_ptr<Function>> functions_;
   std::vector<Allocation*> globals_allocations_;
   std::vector<Global> globals_;
+  absl::flat_hash_map<std::string, std::unique_ptr<TextureRef>> texture_refs_;
+  absl::flat_hash_map<std::string, std::unique_ptr<SurfaceRef>> surface_refs_;
   Mutex grid_barrier_mutex_;
   Allocation* grid_barrier_ ABSL_GUARDED_BY(grid_barrier_mutex_) = nullptr;
 };
@@ -152,6 +164,10 @@ absl::Status ModuleGetGlobal(uint64_t* dptr, size_t* bytes, uint64_t module, con
 
 // Resolves a function handle of a live module of the current context's
 // device; kInvalidHandle otherwise.
+// The module's texture or surface reference `name` (core/texture_ref.h):
+// kNotFound when no kernel of the module declares one of that name.
+absl::Status ModuleGetTexRef(uint64_t* out, uint64_t module, const char* name);
+absl::Status ModuleGetSurfRef(uint64_t* out, uint64_t module, const char* name);
 absl::StatusOr<Function*> ResolveFunction(uint64_t function);
 
 // cuFuncGetAttribute / cuFuncSetAttribute (CUfunction_attribute values).

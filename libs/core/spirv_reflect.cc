@@ -1687,6 +1687,16 @@ absl::Status Reflector::ReflectResource(uint32_t variable, KernelInfo& kernel) {
                    "' must be decorated DescriptorSet 2 and a Binding (its parameter's index)");
   }
   resource.binding = binding->second;
+  if (resource.binding >= kTextureRefBindingBase) {
+    auto name = names_.find(variable);
+    if (name == names_.end() || name->second.empty()) {
+      return Invalid("texture or surface reference at binding ", resource.binding, " of '",
+                     kernel.name, "' has no name (OpName): references are found by name");
+    }
+    resource.ref_name = name->second;
+    kernel.resources.push_back(resource);
+    return absl::OkStatus();
+  }
   if (resource.binding >= kernel.params.size() ||
       kernel.params[resource.binding].kind != ParamKind::kScalar ||
       kernel.params[resource.binding].is_float ||

@@ -31,7 +31,9 @@
 //    (sampler1D/2D/3D/Cube and their arrays, float/int/uint) or a storage
 //    image (image1D/2D/3D and arrays). Separate samplers and images, texel
 //    buffers, multisampled and depth images, and arrays of them are
-//    kNotSupported.
+//    kNotSupported. A binding from kTextureRefBindingBase (1024) up is a
+//    texture or surface reference instead, named by its OpName, which it
+//    must have.
 //  * Globals (cuModuleGetGlobal): the members of the storage buffer block whose
 //    struct type is named `streamhal_globals` (OpName); the variable must be
 //    decorated DescriptorSet 0, Binding 0.
@@ -116,6 +118,10 @@ struct ResourceParamInfo {
   uint32_t array_format = 0;
   uint32_t channels = 0;
   bool declares_format = false;
+  // A module-scope texture or surface reference (binding from
+  // kTextureRefBindingBase up): its variable's name, which
+  // cuModuleGetTexRef/cuModuleGetSurfRef look up. Empty for parameters.
+  std::string ref_name;
 };
 
 struct KernelInfo {

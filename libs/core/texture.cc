@@ -10,12 +10,10 @@
 #include "core/memory.h"
 #include "core/module.h"
 #include "core/status.h"
+#include "core/texture_ref.h"
 
 namespace streamhal {
 namespace {
-
-constexpr uint32_t kKnownTextureFlags = kTexReadAsInteger | kTexNormalizedCoordinates | kTexSrgb |
-                                        kTexDisableTrilinearOptimization | kTexSeamlessCubemap;
 
 // CUarray_format values whose texels are integers (unsigned 8/16/32, signed
 // 8/16/32); the rest are half and float.
@@ -430,6 +428,55 @@ absl::StatusOr<BindingViewDesc> SurfaceBinding(const Function& function,
   return desc;
 }
 
+absl::StatusOr<std::shared_ptr<BackendResourceView>> BindTexture(const Function& function,
+                                                                 const ResourceParamInfo& declared,
+                                                                 TextureObject& object) {
+  if (object.context() == function.module()->context() &&
+      object.resource().type != ResourceType::kArray) {
+    return LinearBinding(function, declared, object);
+  }
+  SH_ASSIGN_OR_RETURN(Array * array, BoundArray(function, object.context(), object.resource(),
+                                                declared.binding, true));
+  if (auto view = object.bound_views().Find(declared.dimension, declared.numeric)) return view;
+  SH_ASSIGN_OR_RETURN(BindingViewDesc desc, TextureBinding(function, declared, object, *array));
+  return object.bound_views().Get(*array, desc);
+}
+
+absl::StatusOr<std::shared_ptr<BackendResourceView>> BindSurface(const Function& function,
+                                                                 const ResourceParamInfo& declared,
+                                                                 SurfaceObject& object) {
+  SH_ASSIGN_OR_RETURN(Array * array, BoundArray(function, object.context(), object.resource(),
+                                                declared.binding, false));
+  if (auto view = object.bound_views().Find(declared.dimension, declared.numeric)) return view;
+  SH_ASSIGN_OR_RETURN(BindingViewDesc desc, SurfaceBinding(function, declared, *array));
+  return object.bound_views().Get(*array, desc);
+}
+
+// A kernel's texture or surface reference: what the module's reference of
+// that name holds now.
+absl::StatusOr<std::shared_ptr<BackendResourceView>> BindReference(
+    const Function& function, const ResourceParamInfo& declared) {
+  const Module& module = *function.module();
+  if (declared.kind == ResourceKind::kStorageImage) {
+    SurfaceRef* ref = module.FindSurfaceRef(declared.ref_name);
+    if (ref == nullptr) {
+      return Error(ErrorCode::kInvalidValue, "launch: '", function.info().name,
+                   "' declares surface reference '", declared.ref_name,
+                   "', which its module does not hold");
+    }
+    SH_ASSIGN_OR_RETURN(std::shared_ptr<SurfaceObject> object, ref->Snapshot());
+    return BindSurface(function, declared, *object);
+  }
+  TextureRef* ref = module.FindTextureRef(declared.ref_name);
+  if (ref == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "launch: '", function.info().name,
+                 "' declares texture reference '", declared.ref_name,
+                 "', which its module does not hold");
+  }
+  SH_ASSIGN_OR_RETURN(std::shared_ptr<TextureObject> object, ref->Snapshot());
+  return BindTexture(function, declared, *object);
+}
+
 }  // namespace
 
 std::shared_ptr<BackendResourceView> BoundViews::Find(ViewDimension dimension,
@@ -463,50 +510,31 @@ absl::Status ResolveLaunchResources(const Function& function, const uint8_t* par
   const KernelInfo& info = function.info();
   out->clear();
   for (const ResourceParamInfo& declared : info.resources) {
+    if (!declared.ref_name.empty()) {
+      SH_ASSIGN_OR_RETURN(std::shared_ptr<BackendResourceView> view,
+                          BindReference(function, declared));
+      out->push_back(std::move(view));
+      continue;
+    }
     uint64_t handle = 0;
     std::memcpy(&handle, params + info.params[declared.binding].offset, sizeof(handle));
-    const bool texture = declared.kind != ResourceKind::kStorageImage;
-    if (texture) {
+    std::shared_ptr<BackendResourceView> view;
+    if (declared.kind != ResourceKind::kStorageImage) {
       TextureObject* object = LookupAs<TextureObject>(handle);
       if (object == nullptr) {
         return Error(ErrorCode::kInvalidValue, "launch: parameter ", declared.binding, " of '",
                      info.name, "' (0x", absl::Hex(handle), ") is no live texture object");
       }
-      if (object->context() == function.module()->context() &&
-          object->resource().type != ResourceType::kArray) {
-        SH_ASSIGN_OR_RETURN(std::shared_ptr<BackendResourceView> view,
-                            LinearBinding(function, declared, *object));
-        out->push_back(std::move(view));
-        continue;
-      }
-      SH_ASSIGN_OR_RETURN(Array * array, BoundArray(function, object->context(), object->resource(),
-                                                    declared.binding, true));
-      if (auto view = object->bound_views().Find(declared.dimension, declared.numeric)) {
-        out->push_back(std::move(view));
-        continue;
-      }
-      SH_ASSIGN_OR_RETURN(BindingViewDesc desc,
-                          TextureBinding(function, declared, *object, *array));
-      SH_ASSIGN_OR_RETURN(std::shared_ptr<BackendResourceView> view,
-                          object->bound_views().Get(*array, desc));
-      out->push_back(std::move(view));
+      SH_ASSIGN_OR_RETURN(view, BindTexture(function, declared, *object));
     } else {
       SurfaceObject* object = LookupAs<SurfaceObject>(handle);
       if (object == nullptr) {
         return Error(ErrorCode::kInvalidValue, "launch: parameter ", declared.binding, " of '",
                      info.name, "' (0x", absl::Hex(handle), ") is no live surface object");
       }
-      SH_ASSIGN_OR_RETURN(Array * array, BoundArray(function, object->context(), object->resource(),
-                                                    declared.binding, false));
-      if (auto view = object->bound_views().Find(declared.dimension, declared.numeric)) {
-        out->push_back(std::move(view));
-        continue;
-      }
-      SH_ASSIGN_OR_RETURN(BindingViewDesc desc, SurfaceBinding(function, declared, *array));
-      SH_ASSIGN_OR_RETURN(std::shared_ptr<BackendResourceView> view,
-                          object->bound_views().Get(*array, desc));
-      out->push_back(std::move(view));
+      SH_ASSIGN_OR_RETURN(view, BindSurface(function, declared, *object));
     }
+    out->push_back(std::move(view));
   }
   return absl::OkStatus();
 }
@@ -521,6 +549,42 @@ uint32_t ResourceViewElementBytes(uint32_t f) {
   return kChannelBytes[i / 3] * kChannels[i % 3];
 }
 
+absl::StatusOr<std::unique_ptr<TextureObject>> MakeTextureObject(Context* context,
+                                                                 const ResourceDesc& resource,
+                                                                 const TextureDesc& texture,
+                                                                 const ResourceViewDesc* view,
+                                                                 const char* api) {
+  SH_ASSIGN_OR_RETURN(Texels texels, ValidateResource(context, resource, api));
+  SH_RETURN_IF_ERROR(ValidateTexture(texture, texels, api));
+  std::optional<ResourceViewDesc> kept_view;
+  if (view != nullptr) {
+    SH_RETURN_IF_ERROR(ValidateView(*view, resource, texels, api));
+    kept_view = *view;
+  }
+  return std::make_unique<TextureObject>(context, resource, texture, kept_view);
+}
+
+absl::StatusOr<std::unique_ptr<SurfaceObject>> MakeSurfaceObject(Context* context,
+                                                                 const ResourceDesc& resource,
+                                                                 const char* api) {
+  // CUDA: a surface is over an array created with CUDA_ARRAY3D_SURFACE_LDST.
+  if (resource.type != ResourceType::kArray) {
+    return Error(ErrorCode::kInvalidValue, api, ": resource type ",
+                 static_cast<uint32_t>(resource.type), " is not CU_RESOURCE_TYPE_ARRAY");
+  }
+  SH_ASSIGN_OR_RETURN(Texels texels, ValidateResource(context, resource, api));
+  if ((texels.array->desc().flags & kArraySurfaceLoadStore) == 0) {
+    return Error(ErrorCode::kInvalidValue, api,
+                 ": the array was not created with CUDA_ARRAY3D_SURFACE_LDST");
+  }
+  return std::make_unique<SurfaceObject>(context, resource);
+}
+
+absl::Status ValidateTextureResource(Context* context, const ResourceDesc& resource,
+                                     const char* api) {
+  return ValidateResource(context, resource, api).status();
+}
+
 absl::Status TexObjectCreate(uint64_t* out, const ResourceDesc* resource,
                              const TextureDesc* texture, const ResourceViewDesc* view) {
   constexpr const char* kApi = "cuTexObjectCreate";
@@ -528,14 +592,8 @@ absl::Status TexObjectCreate(uint64_t* out, const ResourceDesc* resource,
   if (out == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": pTexObject is null");
   if (resource == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": pResDesc is null");
   if (texture == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": pTexDesc is null");
-  SH_ASSIGN_OR_RETURN(Texels texels, ValidateResource(context, *resource, kApi));
-  SH_RETURN_IF_ERROR(ValidateTexture(*texture, texels, kApi));
-  std::optional<ResourceViewDesc> kept_view;
-  if (view != nullptr) {
-    SH_RETURN_IF_ERROR(ValidateView(*view, *resource, texels, kApi));
-    kept_view = *view;
-  }
-  auto object = std::make_unique<TextureObject>(context, *resource, *texture, kept_view);
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<TextureObject> object,
+                      MakeTextureObject(context, *resource, *texture, view, kApi));
   *out = object->handle();
   context->Adopt(std::move(object));
   return absl::OkStatus();
@@ -594,17 +652,8 @@ absl::Status SurfObjectCreate(uint64_t* out, const ResourceDesc* resource) {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   if (out == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": pSurfObject is null");
   if (resource == nullptr) return Error(ErrorCode::kInvalidValue, kApi, ": pResDesc is null");
-  // CUDA: a surface is over an array created with CUDA_ARRAY3D_SURFACE_LDST.
-  if (resource->type != ResourceType::kArray) {
-    return Error(ErrorCode::kInvalidValue, kApi, ": resource type ",
-                 static_cast<uint32_t>(resource->type), " is not CU_RESOURCE_TYPE_ARRAY");
-  }
-  SH_ASSIGN_OR_RETURN(Texels texels, ValidateResource(context, *resource, kApi));
-  if ((texels.array->desc().flags & kArraySurfaceLoadStore) == 0) {
-    return Error(ErrorCode::kInvalidValue, kApi,
-                 ": the array was not created with CUDA_ARRAY3D_SURFACE_LDST");
-  }
-  auto object = std::make_unique<SurfaceObject>(context, *resource);
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<SurfaceObject> object,
+                      MakeSurfaceObject(context, *resource, kApi));
   *out = object->handle();
   context->Adopt(std::move(object));
   return absl::OkStatus();

@@ -82,6 +82,9 @@ inline constexpr uint32_t kTexNormalizedCoordinates = 0x02;
 inline constexpr uint32_t kTexSrgb = 0x10;
 inline constexpr uint32_t kTexDisableTrilinearOptimization = 0x20;
 inline constexpr uint32_t kTexSeamlessCubemap = 0x40;
+inline constexpr uint32_t kKnownTextureFlags = kTexReadAsInteger | kTexNormalizedCoordinates |
+                                               kTexSrgb | kTexDisableTrilinearOptimization |
+                                               kTexSeamlessCubemap;
 
 // CUDA_TEXTURE_DESC in core terms (HIP's runtime hipTextureDesc converts
 // to it: readMode element type is kTexReadAsInteger for integer texels).
@@ -176,6 +179,21 @@ class SurfaceObject : public Object {
   BoundViews bound_views_;
 };
 
+// A texture object as cuTexObjectCreate makes it, checked as it checks
+// (errors name `api`), owned by the caller: texture references keep one
+// per state (core/texture_ref.h). `view` may be null.
+absl::StatusOr<std::unique_ptr<TextureObject>> MakeTextureObject(Context* context,
+                                                                 const ResourceDesc& resource,
+                                                                 const TextureDesc& texture,
+                                                                 const ResourceViewDesc* view,
+                                                                 const char* api);
+absl::StatusOr<std::unique_ptr<SurfaceObject>> MakeSurfaceObject(Context* context,
+                                                                 const ResourceDesc& resource,
+                                                                 const char* api);
+// The resource checks of MakeTextureObject alone.
+absl::Status ValidateTextureResource(Context* context, const ResourceDesc& resource,
+                                     const char* api);
+
 // cuTexObjectCreate: `texture` is required, `view` optional (null: none).
 // `out` receives the handle value.
 absl::Status TexObjectCreate(uint64_t* out, const ResourceDesc* resource,
@@ -195,7 +213,8 @@ absl::Status SurfObjectGetResourceDesc(uint64_t surface, ResourceDesc* out);
 using LaunchResources = absl::InlinedVector<std::shared_ptr<BackendResourceView>, 4>;
 
 // For each texture or surface parameter of `function`, the object whose
-// handle `params` (the launch's parameter block) holds there, checked
+// handle `params` (the launch's parameter block) holds there (for each
+// texture or surface reference, what the module's reference holds), checked
 // against what the kernel declares; its view goes to `out`. A handle that
 // names no live object of the right kind (a surface for a texture, a
 // destroyed texture, any other value), an object of another context, or

@@ -39,9 +39,6 @@ CUresult NotImplemented(const char* name, std::atomic<bool>& logged) {
   }
 
 extern "C" {
-// Modules
-SH_NOT_IMPLEMENTED(cuModuleGetTexRef, (CUtexref*, CUmodule, const char*))
-
 // External memory and semaphores (interop)
 SH_NOT_IMPLEMENTED(cuImportExternalSemaphore,
                    (CUexternalSemaphore*, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC*))
@@ -52,12 +49,5 @@ SH_NOT_IMPLEMENTED(cuWaitExternalSemaphoresAsync,
                    (const CUexternalSemaphore*, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS*,
                     unsigned int, CUstream))
 SH_NOT_IMPLEMENTED(cuDestroyExternalSemaphore, (CUexternalSemaphore))
-
-// Arrays and texture references
-SH_NOT_IMPLEMENTED(cuTexRefSetArray, (CUtexref, CUarray, unsigned int))
-SH_NOT_IMPLEMENTED(cuTexRefSetFormat, (CUtexref, CUarray_format, int))
-SH_NOT_IMPLEMENTED(cuTexRefSetAddressMode, (CUtexref, int, CUaddress_mode))
-SH_NOT_IMPLEMENTED(cuTexRefSetFilterMode, (CUtexref, CUfilter_mode))
-SH_NOT_IMPLEMENTED(cuTexRefSetFlags, (CUtexref, unsigned int))
 
 }  // extern "C"

@@ -63,55 +63,12 @@ hipError_t NotImplemented(const char* name, std::atomic<bool>& logged) {
   }
 
 extern "C" {
-// Modules
-SH_NOT_IMPLEMENTED(hipModuleGetTexRef, (textureReference**, hipModule_t, const char*))
-
 // Functions and launches
 SH_NOT_IMPLEMENTED(hipConfigureCall, (dim3, dim3, size_t, hipStream_t))
 SH_NOT_IMPLEMENTED(hipSetupArgument, (const void*, size_t, size_t))
 SH_NOT_IMPLEMENTED(hipLaunchByPtr, (const void*))
 
 // Texture references (deprecated in HIP)
-SH_NOT_IMPLEMENTED(hipTexRefSetAddressMode, (textureReference*, int, enum hipTextureAddressMode))
-SH_NOT_IMPLEMENTED(hipTexRefSetArray, (textureReference*, hipArray_const_t, unsigned int))
-SH_NOT_IMPLEMENTED(hipTexRefSetFilterMode, (textureReference*, enum hipTextureFilterMode))
-SH_NOT_IMPLEMENTED(hipTexRefSetFlags, (textureReference*, unsigned int))
-SH_NOT_IMPLEMENTED(hipTexRefSetFormat, (textureReference*, hipArray_Format, int))
-SH_NOT_IMPLEMENTED(hipTexRefSetAddress, (size_t*, textureReference*, hipDeviceptr_t, size_t))
-SH_NOT_IMPLEMENTED(hipTexRefSetAddress2D,
-                   (textureReference*, const HIP_ARRAY_DESCRIPTOR*, hipDeviceptr_t, size_t))
-SH_NOT_IMPLEMENTED(hipTexRefSetBorderColor, (textureReference*, float*))
-SH_NOT_IMPLEMENTED(hipTexRefSetMaxAnisotropy, (textureReference*, unsigned int))
-SH_NOT_IMPLEMENTED(hipTexRefSetMipmapFilterMode, (textureReference*, enum hipTextureFilterMode))
-SH_NOT_IMPLEMENTED(hipTexRefSetMipmapLevelBias, (textureReference*, float))
-SH_NOT_IMPLEMENTED(hipTexRefSetMipmapLevelClamp, (textureReference*, float, float))
-SH_NOT_IMPLEMENTED(hipTexRefSetMipmappedArray,
-                   (textureReference*, struct hipMipmappedArray*, unsigned int))
-SH_NOT_IMPLEMENTED(hipTexRefGetAddress, (hipDeviceptr_t*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipTexRefGetAddressMode,
-                   (enum hipTextureAddressMode*, const textureReference*, int))
-SH_NOT_IMPLEMENTED(hipTexRefGetArray, (hipArray_t*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipTexRefGetBorderColor, (float*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipTexRefGetFilterMode, (enum hipTextureFilterMode*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipTexRefGetFlags, (unsigned int*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipTexRefGetFormat, (hipArray_Format*, int*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipTexRefGetMaxAnisotropy, (int*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipTexRefGetMipMappedArray, (hipMipmappedArray_t*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipTexRefGetMipmapFilterMode,
-                   (enum hipTextureFilterMode*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipTexRefGetMipmapLevelBias, (float*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipTexRefGetMipmapLevelClamp, (float*, float*, const textureReference*))
-SH_NOT_IMPLEMENTED(hipBindTexture, (size_t*, const textureReference*, const void*,
-                                    const hipChannelFormatDesc*, size_t))
-SH_NOT_IMPLEMENTED(hipBindTexture2D, (size_t*, const textureReference*, const void*,
-                                      const hipChannelFormatDesc*, size_t, size_t, size_t))
-SH_NOT_IMPLEMENTED(hipBindTextureToArray,
-                   (const textureReference*, hipArray_const_t, const hipChannelFormatDesc*))
-SH_NOT_IMPLEMENTED(hipBindTextureToMipmappedArray,
-                   (const textureReference*, hipMipmappedArray_const_t,
-                    const hipChannelFormatDesc*))
-SH_NOT_IMPLEMENTED(hipUnbindTexture, (const textureReference*))
-SH_NOT_IMPLEMENTED(hipGetTextureAlignmentOffset, (size_t*, const textureReference*))
 SH_NOT_IMPLEMENTED(hipGetTextureReference, (const textureReference**, const void*))
 
 // Mipmapped arrays

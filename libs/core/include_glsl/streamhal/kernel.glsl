@@ -196,6 +196,10 @@ bool grid_sync() {
 //
 // A texture over linear memory is a samplerBuffer (isamplerBuffer,
 // usamplerBuffer), read with tex1Dfetch.
+// A texture or surface reference (cuModuleGetTexRef, cuModuleGetSurfRef) is
+// a binding of 1024 or more with no parameter, named by its variable:
+//
+//   layout(set = 2, binding = 1024) uniform sampler2D image_ref;
 // Use isampler/usampler (iimage/uimage) for integer texels read as integers
 // (CU_TRSF_READ_AS_INTEGER, 32-bit integers), sampler (image) otherwise.
 // The helpers below take the sampler or image variable, not the handle.
