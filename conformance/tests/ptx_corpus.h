@@ -36,6 +36,9 @@ const char* PtxStencil();
 const char* PtxInt64Math();
 const char* PtxSwitchReturns();
 const char* PtxStructParam();
+// Texture objects as kernel parameters: tex.2d, tex.1d of linear memory,
+// integer texels, a handle chosen with selp, one passed to a device function.
+const char* PtxTextureFetch();
 // Relocatable device code (nvcc -rdc=true) for the linker: link_scale defines
 // the .visible global link_factor, link_offset only declares it .extern;
 // link_call_a defines the .visible .func link_weight that link_call_b

@@ -59,7 +59,8 @@ struct Operand {
     kInt,       // an integer literal
     kFloat,     // a float literal (0f/0d hex or decimal)
     kSymbol,    // a variable or parameter name used as a value (its address)
-    kAddress,   // [base+offset]; base is a register or a symbol (or empty)
+    kAddress,   // [base+offset]; base is a register or a symbol (or empty);
+                // tex's [handle, {coordinates}] holds the coordinates in elements
     kVector,    // {%f1, %f2}
     kList,      // (param0, param1): a call's return or argument list
   };

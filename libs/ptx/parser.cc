@@ -618,6 +618,14 @@ class Parser {
         SH_PTX_RETURN_IF_ERROR(ExpectInteger(&v));
         o.int_value = neg ? -v : v;
       }
+      // A texture fetch's [handle, {coordinates}]: the coordinates become the
+      // address's one element.
+      if (IsPunct(",")) {
+        Next();
+        Operand coordinates;
+        SH_PTX_RETURN_IF_ERROR(ParseOperand(coordinates));
+        o.elements.push_back(std::move(coordinates));
+      }
       return Expect("]");
     }
     if (IsPunct("{") || IsPunct("(")) {

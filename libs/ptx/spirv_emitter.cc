@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <spirv/unified1/spirv.hpp>
 #include <string>
@@ -18,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "ptx/diagnostics.h"
 #include "ptx/structurize.h"
+#include "ptx/texture_handles.h"
 
 namespace streamhal::ptx {
 namespace {
@@ -72,6 +74,45 @@ class ModuleBuilder {
   uint32_t Vec3(uint32_t elem) {
     return Cached(absl::StrCat("v3_", elem), [&](uint32_t id) {
       Emit(types_, spv::OpTypeVector, {id, elem, 3});
+    });
+  }
+  uint32_t Vec(uint32_t elem, uint32_t n) {
+    if (n == 3) return Vec3(elem);
+    return Cached(absl::StrCat("v", n, "_", elem), [&](uint32_t id) {
+      Emit(types_, spv::OpTypeVector, {id, elem, n});
+    });
+  }
+  // The signed 32-bit integer type (texels read as .s32; Int(32) is
+  // unsigned, as every other integer here).
+  uint32_t SInt32() {
+    return Cached("si32", [&](uint32_t id) { Emit(types_, spv::OpTypeInt, {id, 32, 1}); });
+  }
+  // A sampled image of `dim` (1D, 2D, 3D, Buffer) whose texels read as
+  // `sampled` (float, uint or signed int), and the combined image-sampler
+  // type over it.
+  uint32_t Image(uint32_t sampled, spv::Dim dim) {
+    if (dim == spv::Dim1D) sampled_1d_ = true;
+    if (dim == spv::DimBuffer) sampled_buffer_ = true;
+    return Cached(absl::StrCat("img", sampled, "_", dim), [&](uint32_t id) {
+      Emit(types_, spv::OpTypeImage,
+           {id, sampled, static_cast<uint32_t>(dim), 0, 0, 0, 1, spv::ImageFormatUnknown});
+    });
+  }
+  uint32_t SampledImage(uint32_t image) {
+    return Cached(absl::StrCat("simg", image), [&](uint32_t id) {
+      Emit(types_, spv::OpTypeSampledImage, {id, image});
+    });
+  }
+  // The texture at set 2, binding `binding` (kernel ABI v2: the binding is
+  // the index of the kernel parameter that holds the texture object), of
+  // `sampled_image` type; one variable per binding and type.
+  uint32_t TextureVar(uint32_t binding, uint32_t sampled_image) {
+    const uint32_t ptr = Ptr(spv::StorageClassUniformConstant, sampled_image);
+    return Cached(absl::StrCat("tex", binding, "_", sampled_image), [&](uint32_t id) {
+      Emit(types_, spv::OpVariable, {ptr, id, spv::StorageClassUniformConstant});
+      Emit(annotations_, spv::OpDecorate, {id, spv::DecorationDescriptorSet, 2});
+      Emit(annotations_, spv::OpDecorate, {id, spv::DecorationBinding, binding});
+      Name(id, absl::StrCat("texture_param_", binding));
     });
   }
   uint32_t Ptr(spv::StorageClass sc, uint32_t type) {
@@ -186,6 +227,9 @@ class ModuleBuilder {
   Words& functions() { return functions_; }
   bool float_atomics = false;
   bool int64_atomics = false;
+  bool push_constant8 = false, push_constant16 = false;
+  // Which kernel parameters each texture handle may be (EmitSpirv sets it).
+  const TextureHandles* texture_handles = nullptr;
   // Module-scope .global/.const variables (DeclareGlobals): the
   // streamhal_globals buffer, its member 0 holding the buffer's own device
   // address, and each variable's byte offset in it.
@@ -200,6 +244,10 @@ class ModuleBuilder {
     if (int16_) Emit(out, spv::OpCapability, {spv::CapabilityInt16});
     if (int8_) Emit(out, spv::OpCapability, {spv::CapabilityInt8});
     if (float64_) Emit(out, spv::OpCapability, {spv::CapabilityFloat64});
+    if (push_constant8) Emit(out, spv::OpCapability, {spv::CapabilityStoragePushConstant8});
+    if (push_constant16) Emit(out, spv::OpCapability, {spv::CapabilityStoragePushConstant16});
+    if (sampled_1d_) Emit(out, spv::OpCapability, {spv::CapabilitySampled1D});
+    if (sampled_buffer_) Emit(out, spv::OpCapability, {spv::CapabilitySampledBuffer});
     if (int64_atomics) Emit(out, spv::OpCapability, {spv::CapabilityInt64Atomics});
     if (float_atomics) {
       Emit(out, spv::OpCapability, {spv::CapabilityAtomicFloat32AddEXT});
@@ -231,6 +279,7 @@ class ModuleBuilder {
   uint32_t next_id_ = 1;
   std::map<std::string, uint32_t> cache_;
   bool int8_ = false, int16_ = false, float64_ = false;
+  bool sampled_1d_ = false, sampled_buffer_ = false;
   Words imports_, entry_points_, modes_, debug_, annotations_, types_, functions_;
 };
 
@@ -616,7 +665,11 @@ class FunctionEmitter {
     members.push_back(0);  // result id, filled below
     for (const Param& p : f_.params) {
       const int bits = TypeBits(p.type);
-      if (p.count == 1 && bits >= 32) {
+      if (p.count == 1 && (bits >= 32 || IsInteger(p.type))) {
+        // 8- and 16-bit integers (a bool, a char) as themselves: the
+        // launch copies exactly their bytes (StoragePushConstant8/16).
+        if (bits == 8) b_.push_constant8 = true;
+        if (bits == 16) b_.push_constant16 = true;
         members.push_back(SpvType(p.type));
       } else if (p.count > 1 && p.size() % 4 == 0 && p.align >= 4 && p.offset % 4 == 0) {
         // Byte arrays (structs by value) as 32-bit words.
@@ -1956,9 +2009,132 @@ class FunctionEmitter {
     return absl::OkStatus();
   }
 
+  // The kernel parameters whose texture object `reg` may hold
+  // (TextureHandles), or an error naming the line.
+  absl::StatusOr<std::set<uint32_t>> TextureParams(const std::string& reg, int line) {
+    std::set<uint32_t> params = b_.texture_handles->Of(f_, reg);
+    if (params.empty() || (!f_.is_entry && params.size() > 1)) {
+      return Unsupported(line, absl::StrCat("texture handle ", reg,
+                                            " that is not a kernel parameter (kernel ABI v2 binds "
+                                            "texture objects passed as parameters)"));
+    }
+    return params;
+  }
+
+  // tex.{1d,2d,3d}.v4.{f32,u32,s32}.{f32,s32} d, [handle, {coordinates}]:
+  // a sample at level 0 (float coordinates; texel or normalised as the
+  // texture object's sampler says), or a fetch from linear memory
+  // (tex.1d with integer coordinates: tex1Dfetch, a samplerBuffer).
+  absl::Status EmitTex(const Instruction& inst) {
+    spv::Dim dim = spv::Dim2D;
+    uint32_t coordinates = 2;
+    for (const std::string& m : inst.modifiers) {
+      if (m == "1d") {
+        dim = spv::Dim1D;
+        coordinates = 1;
+      } else if (m == "2d") {
+        dim = spv::Dim2D;
+        coordinates = 2;
+      } else if (m == "3d") {
+        dim = spv::Dim3D;
+        coordinates = 3;
+      } else if (m != "v4" && TypeFromName(m) == Type::kNone) {
+        return Unsupported(inst.line, absl::StrCat("tex modifier .", m));
+      }
+    }
+    if (inst.types.size() != 2 || inst.vector_width != 4 || inst.operands.size() != 2 ||
+        inst.operands[0].kind != Operand::Kind::kVector || inst.operands[0].elements.size() != 4 ||
+        inst.operands[1].kind != Operand::Kind::kAddress || inst.operands[1].base_is_symbol ||
+        inst.operands[1].elements.size() != 1) {
+      return Unsupported(inst.line, "tex form (tex.geom.v4.dtype.ctype d, [handle, {c}])");
+    }
+    const Type result = inst.types[0], coordinate = inst.types[1];
+    if ((result != Type::kF32 && result != Type::kU32 && result != Type::kS32) ||
+        (coordinate != Type::kF32 && coordinate != Type::kS32)) {
+      return Unsupported(inst.line, "tex types other than .f32/.u32/.s32 results of .f32/.s32");
+    }
+    const bool fetch = coordinate == Type::kS32;
+    if (fetch && dim != spv::Dim1D) {
+      return Unsupported(inst.line, "tex with integer coordinates beyond 1-D (tex1Dfetch)");
+    }
+    if (fetch) dim = spv::DimBuffer;
+    auto params = TextureParams(inst.operands[1].name, inst.line);
+    if (!params.ok()) return params.status();
+    const uint32_t sampled = result == Type::kF32   ? b_.Float(32)
+                             : result == Type::kU32 ? b_.Int(32)
+                                                    : b_.SInt32();
+    const uint32_t image = b_.Image(sampled, dim);
+    const uint32_t sampled_image = b_.SampledImage(image);
+    // Coordinates: PTX gives a vector (3-D ones in a .v4, the last unused).
+    const Operand& c = inst.operands[1].elements[0];
+    std::vector<const Operand*> parts;
+    if (c.kind == Operand::Kind::kVector) {
+      for (const Operand& e : c.elements) parts.push_back(&e);
+    } else {
+      parts.push_back(&c);
+    }
+    if (parts.size() < coordinates) return SyntaxError(inst.line, "too few tex coordinates");
+    Words components;
+    for (uint32_t i = 0; i < coordinates; ++i) {
+      auto v = Read(*parts[i], fetch ? Type::kU32 : Type::kF32, inst.line);
+      if (!v.ok()) return v.status();
+      components.push_back(*v);
+    }
+    uint32_t coordinate_id = components[0];
+    if (coordinates > 1) {
+      coordinate_id = b_.NewId();
+      Words w{b_.Vec(b_.Float(32), coordinates), coordinate_id};
+      w.insert(w.end(), components.begin(), components.end());
+      EmitV(code_, spv::OpCompositeConstruct, w);
+    }
+    const uint32_t vec4 = b_.Vec(sampled, 4);
+    auto sample = [&](uint32_t param) {
+      const uint32_t var = b_.TextureVar(param, sampled_image);
+      UseGlobal(var);
+      const uint32_t texture = Op1(spv::OpLoad, sampled_image, var);
+      const uint32_t texel = b_.NewId();
+      if (fetch) {
+        const uint32_t view = Op1(spv::OpImage, image, texture);
+        Emit(code_, spv::OpImageFetch, {vec4, texel, view, coordinate_id});
+      } else {
+        Emit(code_, spv::OpImageSampleExplicitLod,
+             {vec4, texel, texture, coordinate_id, spv::ImageOperandsLodMask,
+              b_.ConstFloat(32, 0.0)});
+      }
+      return texel;
+    };
+    // A handle that may be one of several parameters (selp between two
+    // textures): sample each and keep the one whose parameter holds the
+    // handle's value now.
+    uint32_t texel = sample(*params->rbegin());
+    if (params->size() > 1) {
+      Operand handle_register{Operand::Kind::kRegister, inst.operands[1].name};
+      auto handle = Read(handle_register, Type::kU64, inst.line);
+      if (!handle.ok()) return handle.status();
+      for (auto it = std::next(params->rbegin()); it != params->rend(); ++it) {
+        Operand param{Operand::Kind::kAddress, f_.params[*it].name};
+        param.base_is_symbol = true;
+        auto value = LoadParam(param, 0, Type::kU64, inst.line);
+        if (!value.ok()) return value.status();
+        const uint32_t is_this = Op2(spv::OpIEqual, b_.Bool(), *handle, *value);
+        const uint32_t chosen = b_.NewId();
+        Emit(code_, spv::OpSelect, {vec4, chosen, is_this, sample(*it), texel});
+        texel = chosen;
+      }
+    }
+    for (uint32_t i = 0; i < 4; ++i) {
+      uint32_t component = b_.NewId();
+      Emit(code_, spv::OpCompositeExtract, {sampled, component, texel, i});
+      if (result == Type::kS32) component = Op1(spv::OpBitcast, b_.Int(32), component);
+      SH_PTX_RETURN_IF_ERROR(Write(inst.operands[0].elements[i], component, result, inst.line));
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status EmitInstruction(const Instruction& inst) {
     const std::string& op = inst.opcode;
     if (op == "ld" || op == "st") return EmitLoadStore(inst);
+    if (op == "tex") return EmitTex(inst);
     if (op == "call") return EmitCall(inst);
     if (op == "atom" || op == "red") return EmitAtomic(inst);
     if (op == "setp") return EmitSetp(inst);
@@ -2032,6 +2208,7 @@ class FunctionEmitter {
   const FunctionMap& functions_;
   Words vars_, prologue_, code_;
   std::map<std::string, std::pair<uint32_t, Type>> reg_vars_;
+
   std::map<std::string, ParamBuffer> param_buffers_;
   std::vector<uint32_t> param_ids_;  // a .func's OpFunctionParameters
   std::map<std::string, uint32_t> shared_offsets_;
@@ -2251,6 +2428,8 @@ absl::StatusOr<std::map<const Function*, std::vector<std::pair<const Function*, 
 
 absl::StatusOr<std::vector<uint32_t>> EmitSpirv(const Module& module) {
   ModuleBuilder builder;
+  const TextureHandles texture_handles(module);
+  builder.texture_handles = &texture_handles;
   SH_PTX_RETURN_IF_ERROR(DeclareGlobals(builder, module));
   FunctionMap functions;
   std::set<std::string> kernels;

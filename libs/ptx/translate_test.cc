@@ -60,8 +60,8 @@ INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                                          "generic_shared", "bit_find", "device_calls",
                                          "link_call_a", "matmul_tiled", "transpose_padded",
                                          "prefix_scan", "bitonic_sort", "mandelbrot", "nbody",
-                                         "stencil", "int64_math", "switch_returns",
-                                         "struct_param"));
+                                         "stencil", "int64_math", "switch_returns", "struct_param",
+                                         "texture_fetch"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 

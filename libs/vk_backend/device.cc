@@ -333,6 +333,8 @@ absl::Status VulkanDevice::Probe() {
   f.shader_int16 = supported.core.features.shaderInt16;
   f.shader_float64 = supported.core.features.shaderFloat64;
   f.storage_buffer_16bit_access = supported.v11.storageBuffer16BitAccess;
+  f.storage_push_constant16 = supported.v11.storagePushConstant16;
+  f.storage_push_constant8 = supported.v12.storagePushConstant8;
   f.shader_int8 = supported.v12.shaderInt8;
   f.shader_float16 = supported.v12.shaderFloat16;
   f.storage_buffer_8bit_access = supported.v12.storageBuffer8BitAccess;
@@ -726,6 +728,8 @@ absl::Status VulkanDevice::CreateLogicalDevice() {
   enabled.core.features.shaderStorageImageWriteWithoutFormat =
       on(f.storage_image_write_without_format);
   enabled.v11.storageBuffer16BitAccess = on(f.storage_buffer_16bit_access);
+  enabled.v11.storagePushConstant16 = on(f.storage_push_constant16);
+  enabled.v12.storagePushConstant8 = on(f.storage_push_constant8);
   enabled.v12.bufferDeviceAddress = VK_TRUE;
   enabled.v12.timelineSemaphore = VK_TRUE;
   enabled.v12.shaderInt8 = on(f.shader_int8);

@@ -42,6 +42,9 @@ struct DeviceFeatures {
   bool storage_buffer_8bit_access = false;
   bool uniform_and_storage_buffer_8bit_access = false;
   bool storage_buffer_16bit_access = false;
+  // 8- and 16-bit kernel parameters (PTX .u8/.u16 parameters).
+  bool storage_push_constant8 = false;
+  bool storage_push_constant16 = false;
   bool scalar_block_layout = false;
   // 64-bit and float atomics (CUDA atomicAdd on unsigned long long / float).
   bool shader_buffer_int64_atomics = false;
