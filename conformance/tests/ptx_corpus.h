@@ -36,6 +36,15 @@ const char* PtxStencil();
 const char* PtxInt64Math();
 const char* PtxSwitchReturns();
 const char* PtxStructParam();
+// Warp instructions: shuffle reductions (warp_reduce, warp_down_loop),
+// votes (warp_vote), shfl.idx broadcast, butterfly scan and segmented
+// shuffles (warp_broadcast, warp_xor_scan, warp_segments), match.sync
+// (warp_match), redux.sync (warp_redux, compute_80).
+const char* PtxWarpReduce();
+const char* PtxWarpVote();
+const char* PtxWarpShuffle();
+const char* PtxWarpMatch();
+const char* PtxWarpRedux();
 // Relocatable device code (nvcc -rdc=true) for the linker: link_scale defines
 // the .visible global link_factor, link_offset only declares it .extern;
 // link_call_a defines the .visible .func link_weight that link_call_b
