@@ -45,6 +45,9 @@ const char* PtxWarpVote();
 const char* PtxWarpShuffle();
 const char* PtxWarpMatch();
 const char* PtxWarpRedux();
+// Half precision: .f16/.f16x2 arithmetic and conversions (half_ops), __half
+// arrays in memory (half_scale).
+const char* PtxHalfOps();
 // Relocatable device code (nvcc -rdc=true) for the linker: link_scale defines
 // the .visible global link_factor, link_offset only declares it .extern;
 // link_call_a defines the .visible .func link_weight that link_call_b

@@ -467,7 +467,6 @@ class Parser {
       if (type == Type::kNone) return Unsupported(t.line, absl::StrCat("register type ", t.text));
     }
     if (type == Type::kNone) return SyntaxError(kw.line, ".reg without a type");
-    if (type == Type::kF16) return Unsupported(kw.line, ".f16 registers");
     while (true) {
       const Token& name = Next();
       if (name.kind != Token::Kind::kWord) return SyntaxError(name.line, "expected a register");

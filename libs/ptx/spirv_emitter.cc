@@ -47,6 +47,27 @@ void AppendString(Words& out, const std::string& s) {
   std::memcpy(out.data() + at, s.data(), s.size());
 }
 
+// IEEE binary16 bits of `f`, rounded to nearest even (for .f16 constants).
+uint32_t HalfBits(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  const uint32_t abs = x & 0x7fffffffu;
+  if (abs >= 0x7f800000u) return sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0);  // inf, NaN
+  if (abs >= 0x477ff000u) return sign | 0x7c00u;  // rounds past the largest half
+  if (abs < 0x33000001u) return sign;             // below half the smallest subnormal
+  const int exp = static_cast<int>(abs >> 23);
+  uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
+  // Shift the 24-bit significand down to the half's precision at this
+  // exponent (10 bits for normals, fewer for subnormals), rounding to even.
+  const int shift = exp < 113 ? 13 + (113 - exp) : 13;
+  const uint32_t rest = mant & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+  mant >>= shift;
+  if (rest > halfway || (rest == halfway && (mant & 1))) ++mant;
+  if (exp < 113) return sign | mant;  // subnormal (a carry makes it the smallest normal)
+  return sign | ((static_cast<uint32_t>(exp - 112) << 10) + (mant - 0x400u));
+}
+
 // Module-wide sections and caches of types and constants.
 class ModuleBuilder {
  public:
@@ -68,8 +89,14 @@ class ModuleBuilder {
   }
   uint32_t Float(int bits) {
     if (bits == 64) float64_ = true;
+    if (bits == 16) float16_ = true;
     return Cached(absl::StrCat("f", bits), [&](uint32_t id) {
       Emit(types_, spv::OpTypeFloat, {id, static_cast<uint32_t>(bits)});
+    });
+  }
+  uint32_t Vec2(uint32_t elem) {
+    return Cached(absl::StrCat("v2_", elem), [&](uint32_t id) {
+      Emit(types_, spv::OpTypeVector, {id, elem, 2});
     });
   }
   uint32_t Vec3(uint32_t elem) {
@@ -122,6 +149,7 @@ class ModuleBuilder {
     });
   }
   uint32_t ConstFloat(int bits, double value) {
+    if (bits == 16) return ConstFloatBits(16, HalfBits(static_cast<float>(value)));
     if (bits == 64) {
       uint64_t raw;
       std::memcpy(&raw, &value, 8);
@@ -203,6 +231,7 @@ class ModuleBuilder {
     if (int16_) Emit(out, spv::OpCapability, {spv::CapabilityInt16});
     if (int8_) Emit(out, spv::OpCapability, {spv::CapabilityInt8});
     if (float64_) Emit(out, spv::OpCapability, {spv::CapabilityFloat64});
+    if (float16_) Emit(out, spv::OpCapability, {spv::CapabilityFloat16});
     if (int64_atomics) Emit(out, spv::OpCapability, {spv::CapabilityInt64Atomics});
     if (float_atomics) {
       Emit(out, spv::OpCapability, {spv::CapabilityAtomicFloat32AddEXT});
@@ -233,7 +262,7 @@ class ModuleBuilder {
 
   uint32_t next_id_ = 1;
   std::map<std::string, uint32_t> cache_;
-  bool int8_ = false, int16_ = false, float64_ = false;
+  bool int8_ = false, int16_ = false, float64_ = false, float16_ = false;
   Words imports_, entry_points_, modes_, debug_, annotations_, types_, functions_;
 };
 
@@ -940,7 +969,7 @@ class FunctionEmitter {
 
   // Loads `type` (any width) at `addr` (u32 for shared, .local and .param,
   // u64 for global); `buffer` is the .param buffer.
-  absl::StatusOr<uint32_t> LoadMemory(Space space, uint32_t addr, Type type, int line,
+  absl::StatusOr<uint32_t> LoadMemory(Space space, uint32_t addr, Type type, int /*line*/,
                                       uint32_t buffer = 0) {
     const int bits = TypeBits(type);
     const uint32_t u32 = b_.Int(32);
@@ -989,12 +1018,12 @@ class FunctionEmitter {
                              Op2(spv::OpShiftLeftLogical, u64, hi, b_.ConstInt(64, 32)));
       return IsFloat(type) ? Op1(spv::OpBitcast, SpvType(type), v) : v;
     }
-    if (IsFloat(type)) return Unsupported(line, "16-bit float loads");
     const uint32_t w = load_word(0);
     const uint32_t low = Op2(spv::OpBitwiseAnd, u32, shift_src, b_.ConstInt(32, 3));
     const uint32_t shift = Op2(spv::OpShiftLeftLogical, u32, low, b_.ConstInt(32, 3));
     const uint32_t shifted = Op2(spv::OpShiftRightLogical, u32, w, shift);
-    return Op1(spv::OpUConvert, b_.Int(bits), shifted);
+    const uint32_t narrow = Op1(spv::OpUConvert, b_.Int(bits), shifted);
+    return IsFloat(type) ? Op1(spv::OpBitcast, SpvType(type), narrow) : narrow;
   }
 
   absl::Status StoreMemory(Space space, uint32_t addr, Type type, uint32_t value, int line,
@@ -1021,6 +1050,11 @@ class FunctionEmitter {
              {SharedWordPtr(Op2(spv::OpIAdd, u32, addr, b_.ConstInt(32, 4)), space, buffer), hi});
       }
       return absl::OkStatus();
+    }
+    if (bits == 16 && IsFloat(type)) {
+      // ld/st.f16: the half's bits, stored like a .b16.
+      return StoreMemory(space, addr, Type::kB16, Op1(spv::OpBitcast, b_.Int(16), value), line,
+                         buffer);
     }
     if ((bits == 8 || bits == 16) && !IsFloat(type)) {
       // A narrow store changes its bytes of the aligned word. Other threads
@@ -1666,11 +1700,48 @@ class FunctionEmitter {
     return Write(inst.operands[0], result, result_type, inst.line);
   }
 
+  // .f16x2: two halves packed in a 32-bit register (the first in the low
+  // half), computed as a SPIR-V vector of two 16-bit floats.
+  absl::Status EmitHalf2(const Instruction& inst) {
+    const std::string& op = inst.opcode;
+    const uint32_t v2 = b_.Vec2(b_.Float(16)), u32 = b_.Int(32);
+    size_t count = 0;
+    if (op == "neg" || op == "abs") count = 1;
+    if (op == "add" || op == "sub" || op == "mul" || op == "min" || op == "max") count = 2;
+    if (op == "fma") count = 3;
+    if (count == 0) return Unsupported(inst.line, absl::StrCat(op, ".f16x2"));
+    if (inst.operands.size() != count + 1)
+      return SyntaxError(inst.line, absl::StrCat(op, " takes ", count + 1, " operands"));
+    std::vector<uint32_t> v;
+    for (size_t i = 1; i <= count; ++i) {
+      auto w = Read(inst.operands[i], Type::kB32, inst.line);
+      if (!w.ok()) return w.status();
+      v.push_back(Op1(spv::OpBitcast, v2, *w));
+    }
+    uint32_t r = 0;
+    if (op == "add") r = Op2(spv::OpFAdd, v2, v[0], v[1]);
+    if (op == "sub") r = Op2(spv::OpFSub, v2, v[0], v[1]);
+    if (op == "mul") r = Op2(spv::OpFMul, v2, v[0], v[1]);
+    if (op == "min") r = Ext(v2, GLSLstd450NMin, {v[0], v[1]});
+    if (op == "max") r = Ext(v2, GLSLstd450NMax, {v[0], v[1]});
+    if (op == "fma") r = Ext(v2, GLSLstd450Fma, {v[0], v[1], v[2]});
+    if (op == "neg") r = Op1(spv::OpFNegate, v2, v[0]);
+    if (op == "abs") r = Ext(v2, GLSLstd450FAbs, {v[0]});
+    if (inst.HasModifier("sat")) {
+      const uint32_t zero = b_.ConstFloat(16, 0.0), one = b_.ConstFloat(16, 1.0);
+      const uint32_t zeros = b_.NewId(), ones = b_.NewId();
+      Emit(code_, spv::OpCompositeConstruct, {v2, zeros, zero, zero});
+      Emit(code_, spv::OpCompositeConstruct, {v2, ones, one, one});
+      r = Ext(v2, GLSLstd450FClamp, {r, zeros, ones});
+    }
+    return Write(inst.operands[0], Op1(spv::OpBitcast, u32, r), Type::kB32, inst.line);
+  }
+
   absl::Status EmitArithmetic(const Instruction& inst) {
     const std::string& op = inst.opcode;
     const Type type = inst.type();
+    if (inst.HasModifier("f16x2")) return EmitHalf2(inst);
     if (type == Type::kNone) return SyntaxError(inst.line, absl::StrCat(op, " needs a type"));
-    if (type == Type::kF16) return Unsupported(inst.line, ".f16 arithmetic");
     const bool fl = IsFloat(type);
     const bool sg = IsSigned(type);
     const uint32_t t = SpvType(type);
@@ -1851,7 +1922,12 @@ class FunctionEmitter {
     const Type type = inst.type();
     if (inst.operands.size() < 3)
       return SyntaxError(inst.line, "setp takes at least three operands");
-    if (inst.operands[0].kind != Operand::Kind::kRegister || !inst.operands[0].pair.empty())
+    // The destination may be a scoped register named without '%' (inline
+    // asm in cuda_fp16.hpp: `setp.lt.f16 __$temp3, ...`).
+    if ((inst.operands[0].kind != Operand::Kind::kRegister &&
+         !(inst.operands[0].kind == Operand::Kind::kSymbol &&
+           reg_vars_.count(inst.operands[0].name))) ||
+        !inst.operands[0].pair.empty())
       return Unsupported(inst.line, "setp p|q form");
     std::string cmp, combine;
     for (const std::string& m : inst.modifiers) {
@@ -1963,7 +2039,6 @@ class FunctionEmitter {
       return SyntaxError(inst.line, "cvt takes two types and two operands");
     }
     const Type to = inst.types[0], from = inst.types[1];
-    if (to == Type::kF16 || from == Type::kF16) return Unsupported(inst.line, "cvt with .f16");
     // Float-to-integer conversions saturate anyway, so only integer sources
     // make .sat on an integer destination a separate case.
     if (inst.HasModifier("sat") && !IsFloat(to) && !IsFloat(from))

@@ -62,7 +62,7 @@ INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                                          "prefix_scan", "bitonic_sort", "mandelbrot", "nbody",
                                          "stencil", "int64_math", "switch_returns", "struct_param",
                                          "warp_reduce", "warp_vote", "warp_shuffle", "warp_match",
-                                         "warp_redux"));
+                                         "warp_redux", "half_ops"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
