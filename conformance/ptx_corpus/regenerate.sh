@@ -8,7 +8,9 @@ for cu in *.cu; do
   # link_*.cu are inputs of cuLink* tests: relocatable device code, whose
   # externs only a link resolves.
   case "$cu" in link_*) rdc=-rdc=true ;; *) rdc= ;; esac
-  "$NVCC" -ptx $rdc -arch=compute_75 -O3 -o "${cu%.cu}.ptx" "$cu"
+  # redux.sync needs compute_80.
+  case "$cu" in warp_redux.cu) arch=compute_80 ;; *) arch=compute_75 ;; esac
+  "$NVCC" -ptx $rdc -arch=$arch -O3 -o "${cu%.cu}.ptx" "$cu"
 done
 # Fat binaries of vector_add: PTX and SASS uncompressed, SASS only, and PTX
 # compressed (nvcc's default since CUDA 13).

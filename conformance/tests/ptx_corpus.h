@@ -39,6 +39,18 @@ const char* PtxStructParam();
 // Texture objects as kernel parameters: tex.2d, tex.1d of linear memory,
 // integer texels, a handle chosen with selp, one passed to a device function.
 const char* PtxTextureFetch();
+// Warp instructions: shuffle reductions (warp_reduce, warp_down_loop),
+// votes (warp_vote), shfl.idx broadcast, butterfly scan and segmented
+// shuffles (warp_broadcast, warp_xor_scan, warp_segments), match.sync
+// (warp_match), redux.sync (warp_redux, compute_80).
+const char* PtxWarpReduce();
+const char* PtxWarpVote();
+const char* PtxWarpShuffle();
+const char* PtxWarpMatch();
+const char* PtxWarpRedux();
+// Half precision: .f16/.f16x2 arithmetic and conversions (half_ops), __half
+// arrays in memory (half_scale).
+const char* PtxHalfOps();
 // Relocatable device code (nvcc -rdc=true) for the linker: link_scale defines
 // the .visible global link_factor, link_offset only declares it .extern;
 // link_call_a defines the .visible .func link_weight that link_call_b

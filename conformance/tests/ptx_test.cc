@@ -288,10 +288,12 @@ TEST_F(PtxConformance, PtxOutsideTheCoveredSubsetIsInvalidPtx) {
       ".visible .entry k()\n{\n\tcall f;\n\tret;\n}\n";
   CUmodule module = nullptr;
   EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&module, kRecursion));
+  // A warp instruction in a device function (docs/ptx.md, "Warps").
   constexpr char kShuffle[] =
       ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".func (.reg .b32 r) f(.reg .b32 a)\n{\n\tshfl.sync.down.b32 r, a, 1, 31, -1;\n\tret;\n}\n"
       ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
-      "\tshfl.sync.down.b32 %r1, %r2, 1, 31, -1;\n\tret;\n}\n";
+      "\tcall.uni (%r1), f, (%r2);\n\tret;\n}\n";
   EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&module, kShuffle));
 }
 

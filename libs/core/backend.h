@@ -50,7 +50,7 @@ struct DeviceProperties {
   int shared_memory_per_block = 0;
   int shared_memory_per_multiprocessor = 0;
   int max_push_constant_size = 0;      // bytes of kernel parameters passed directly
-  int warp_size = 0;                   // subgroup size
+  int warp_size = 0;                   // CUDA's warp as kernels from PTX see it: 32
   int multiprocessor_count = 0;
   int max_threads_per_multiprocessor = 0;
   int max_blocks_per_multiprocessor = 0;  // 0: not known

@@ -72,6 +72,8 @@ struct Operand {
   uint64_t float_bits = 0;        // the exact bits of a hex float literal
   int float_bits_width = 0;       // 32 or 64 when float_bits is exact, else 0
   std::vector<Operand> elements;  // kVector, kList
+  std::string pair;               // kRegister: the `p` of a `d|p` destination
+  bool negated = false;           // kRegister: `!%p`, a negated predicate source
 };
 
 struct Instruction {

@@ -467,7 +467,6 @@ class Parser {
       if (type == Type::kNone) return Unsupported(t.line, absl::StrCat("register type ", t.text));
     }
     if (type == Type::kNone) return SyntaxError(kw.line, ".reg without a type");
-    if (type == Type::kF16) return Unsupported(kw.line, ".f16 registers");
     while (true) {
       const Token& name = Next();
       if (name.kind != Token::Kind::kWord) return SyntaxError(name.line, "expected a register");
@@ -589,6 +588,17 @@ class Parser {
 
   absl::Status ParseOperand(Operand& o) {
     const Token& t = Peek();
+    if (IsPunct("!")) {
+      // A negated predicate source (vote.sync.any.pred %p1, !%p2, ...).
+      Next();
+      const Token& r = Next();
+      if (r.kind != Token::Kind::kWord || r.text[0] == '.')
+        return SyntaxError(r.line, "expected a predicate register after '!'");
+      o.kind = Operand::Kind::kRegister;
+      o.name = r.text;
+      o.negated = true;
+      return absl::OkStatus();
+    }
     if (IsPunct("-")) {
       Next();
       if (Peek().kind != Token::Kind::kNumber) return Unsupported(t.line, "negated operand");
@@ -650,6 +660,16 @@ class Parser {
       Next();
       o.name = t.text;
       o.kind = t.text[0] == '%' ? Operand::Kind::kRegister : Operand::Kind::kSymbol;
+      if (IsPunct("|")) {
+        // `d|p`: a second, predicate destination (shfl.sync, match.all.sync).
+        Next();
+        const Token& p = Next();
+        if (p.kind != Token::Kind::kWord || p.text[0] == '.')
+          return SyntaxError(p.line, "expected a predicate register after '|'");
+        o.kind = Operand::Kind::kRegister;  // inline asm names scoped registers without '%'
+        o.pair = p.text;
+        return absl::OkStatus();
+      }
       if (o.kind == Operand::Kind::kSymbol && (IsPunct("+") || IsPunct("-"))) {
         return Unsupported(t.line, "symbol arithmetic in an operand");
       }

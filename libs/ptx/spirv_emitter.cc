@@ -31,6 +31,9 @@ using Words = std::vector<uint32_t>;
 // most 57 bits on GPUs), with the shared byte offset in the low 32 bits.
 constexpr uint64_t kSharedWindow = 0xffff'f000'0000'0000ull;
 
+// The loop flags at the start of the warp scratch (WorkgroupAny).
+constexpr uint32_t kWarpFlagWords = 3;
+
 void Emit(Words& out, spv::Op op, std::initializer_list<uint32_t> operands) {
   out.push_back(static_cast<uint32_t>((operands.size() + 1) << 16) | op);
   out.insert(out.end(), operands.begin(), operands.end());
@@ -44,6 +47,27 @@ void AppendString(Words& out, const std::string& s) {
   const size_t at = out.size();
   out.resize(at + words, 0);
   std::memcpy(out.data() + at, s.data(), s.size());
+}
+
+// IEEE binary16 bits of `f`, rounded to nearest even (for .f16 constants).
+uint32_t HalfBits(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  const uint32_t abs = x & 0x7fffffffu;
+  if (abs >= 0x7f800000u) return sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0);  // inf, NaN
+  if (abs >= 0x477ff000u) return sign | 0x7c00u;  // rounds past the largest half
+  if (abs < 0x33000001u) return sign;             // below half the smallest subnormal
+  const int exp = static_cast<int>(abs >> 23);
+  uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
+  // Shift the 24-bit significand down to the half's precision at this
+  // exponent (10 bits for normals, fewer for subnormals), rounding to even.
+  const int shift = exp < 113 ? 13 + (113 - exp) : 13;
+  const uint32_t rest = mant & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+  mant >>= shift;
+  if (rest > halfway || (rest == halfway && (mant & 1))) ++mant;
+  if (exp < 113) return sign | mant;  // subnormal (a carry makes it the smallest normal)
+  return sign | ((static_cast<uint32_t>(exp - 112) << 10) + (mant - 0x400u));
 }
 
 // Module-wide sections and caches of types and constants.
@@ -67,8 +91,14 @@ class ModuleBuilder {
   }
   uint32_t Float(int bits) {
     if (bits == 64) float64_ = true;
+    if (bits == 16) float16_ = true;
     return Cached(absl::StrCat("f", bits), [&](uint32_t id) {
       Emit(types_, spv::OpTypeFloat, {id, static_cast<uint32_t>(bits)});
+    });
+  }
+  uint32_t Vec2(uint32_t elem) {
+    return Cached(absl::StrCat("v2_", elem), [&](uint32_t id) {
+      Emit(types_, spv::OpTypeVector, {id, elem, 2});
     });
   }
   uint32_t Vec3(uint32_t elem) {
@@ -160,6 +190,7 @@ class ModuleBuilder {
     });
   }
   uint32_t ConstFloat(int bits, double value) {
+    if (bits == 16) return ConstFloatBits(16, HalfBits(static_cast<float>(value)));
     if (bits == 64) {
       uint64_t raw;
       std::memcpy(&raw, &value, 8);
@@ -248,6 +279,7 @@ class ModuleBuilder {
     if (push_constant16) Emit(out, spv::OpCapability, {spv::CapabilityStoragePushConstant16});
     if (sampled_1d_) Emit(out, spv::OpCapability, {spv::CapabilitySampled1D});
     if (sampled_buffer_) Emit(out, spv::OpCapability, {spv::CapabilitySampledBuffer});
+    if (float16_) Emit(out, spv::OpCapability, {spv::CapabilityFloat16});
     if (int64_atomics) Emit(out, spv::OpCapability, {spv::CapabilityInt64Atomics});
     if (float_atomics) {
       Emit(out, spv::OpCapability, {spv::CapabilityAtomicFloat32AddEXT});
@@ -278,10 +310,16 @@ class ModuleBuilder {
 
   uint32_t next_id_ = 1;
   std::map<std::string, uint32_t> cache_;
-  bool int8_ = false, int16_ = false, float64_ = false;
+  bool int8_ = false, int16_ = false, float64_ = false, float16_ = false;
   bool sampled_1d_ = false, sampled_buffer_ = false;
   Words imports_, entry_points_, modes_, debug_, annotations_, types_, functions_;
 };
+
+bool IsWarpInstruction(const Instruction& inst) {
+  const std::string& op = inst.opcode;
+  return op == "shfl" || op == "vote" || op == "activemask" || op == "match" || op == "redux" ||
+         (op == "bar" && inst.HasModifier("warp"));
+}
 
 // What a kernel and the device functions it calls share. Each `.func` is
 // emitted once per kernel that reaches it, specialised for that kernel: the
@@ -295,6 +333,13 @@ struct KernelContext {
   // Some function makes shared addresses generic (cvta.shared), so generic
   // accesses test which window an address is in.
   bool generic_shared = false;
+  // Warp emulation (docs/ptx.md, "Warps"): the Workgroup word array of
+  // kWarpFlagWords loop flags then two phases of one record per thread,
+  // each record warp_words words (flags when warp_flags, the value, the
+  // high word when a 64-bit match needs it); 0 without warp instructions.
+  uint32_t warp_var = 0;
+  bool warp_flags = false;
+  int warp_words = 0;
   std::map<std::string, uint32_t> function_ids;  // .func name -> this kernel's copy
   std::vector<uint32_t> interface;               // global variables the entry point uses
 };
@@ -336,10 +381,22 @@ class FunctionEmitter {
          {b_.Ptr(spv::StorageClassFunction, u32), block_var_, spv::StorageClassFunction});
 
     if (auto tree = Structurize(f_.blocks)) {
+      uniform_region_.assign(tree->regions.size(), false);
+      if (ctx_.warp_var != 0) SH_PTX_RETURN_IF_ERROR(DeclareWarpState(*tree));
       Emit(code_, spv::OpStore, {block_var_, b_.ConstInt(32, 0)});
       SH_PTX_RETURN_IF_ERROR(EmitRegion(*tree, 0));
       EmitReturn();
     } else {
+      for (const Block& block : f_.blocks) {
+        for (const Instruction& inst : block.body) {
+          if (IsWarpInstruction(inst)) {
+            return Unsupported(inst.line,
+                               absl::StrCat(inst.opcode,
+                                            " in a function whose control flow is "
+                                            "irreducible (warps need structured loops)"));
+          }
+        }
+      }
       SH_PTX_RETURN_IF_ERROR(EmitDispatcher());
     }
 
@@ -555,18 +612,25 @@ class FunctionEmitter {
         SH_PTX_RETURN_IF_ERROR(EmitLoop(tree, node.loop));
         continue;
       }
-      if (k == 0) {
+      // A uniform loop's header is guarded too: threads that left the loop
+      // keep iterating with it until every thread has.
+      if (k == 0 && !uniform_region_[r]) {
+        guard_block_ = -1;
         SH_PTX_RETURN_IF_ERROR(EmitBlock(node.block));
         continue;
       }
       const uint32_t run = NamesBlock(node.block);
-      const uint32_t then = b_.NewId(), merge = b_.NewId();
-      Emit(code_, spv::OpSelectionMerge, {merge, spv::SelectionControlMaskNone});
-      Emit(code_, spv::OpBranchConditional, {run, then, merge});
+      const uint32_t then = b_.NewId();
+      guard_block_ = node.block;
+      guard_merge_ = b_.NewId();
+      Emit(code_, spv::OpSelectionMerge, {guard_merge_, spv::SelectionControlMaskNone});
+      Emit(code_, spv::OpBranchConditional, {run, then, guard_merge_});
       Emit(code_, spv::OpLabel, {then});
       SH_PTX_RETURN_IF_ERROR(EmitBlock(node.block));
-      Emit(code_, spv::OpBranch, {merge});
-      Emit(code_, spv::OpLabel, {merge});
+      // Warp instructions may have closed and reopened the guard.
+      Emit(code_, spv::OpBranch, {guard_merge_});
+      Emit(code_, spv::OpLabel, {guard_merge_});
+      guard_block_ = -1;
     }
     return absl::OkStatus();
   }
@@ -581,7 +645,9 @@ class FunctionEmitter {
     SH_PTX_RETURN_IF_ERROR(EmitRegion(tree, r));
     Emit(code_, spv::OpBranch, {cont});
     Emit(code_, spv::OpLabel, {cont});
-    Emit(code_, spv::OpBranchConditional, {NamesBlock(tree.regions[r].header), header, merge});
+    uint32_t again = NamesBlock(tree.regions[r].header);
+    if (uniform_region_[r]) again = WorkgroupAny(again);
+    Emit(code_, spv::OpBranchConditional, {again, header, merge});
     Emit(code_, spv::OpLabel, {merge});
     return absl::OkStatus();
   }
@@ -632,6 +698,30 @@ class FunctionEmitter {
     Emit(code_, spv::OpBranchConditional, {done, merge, header});
     Emit(code_, spv::OpLabel, {merge});
     EmitReturn();
+    return absl::OkStatus();
+  }
+
+  // The warp emulation's per-thread state, and the loop flags cleared
+  // before any uniform loop reads them.
+  absl::Status DeclareWarpState(const LoopTree& tree) {
+    const uint32_t u32 = b_.Int(32), zero = b_.ConstInt(32, 0);
+    auto var = [&]() {
+      const uint32_t id = b_.NewId();
+      Emit(vars_, spv::OpVariable,
+           {b_.Ptr(spv::StorageClassFunction, u32), id, spv::StorageClassFunction, zero});
+      return id;
+    };
+    warp_phase_var_ = var();
+    loop_phase_var_ = var();
+    for (uint32_t& tmp : warp_tmp_) tmp = var();
+    MarkWarpRegions(tree, 0);
+    if (std::find(uniform_region_.begin(), uniform_region_.end(), true) != uniform_region_.end()) {
+      const uint32_t scope = b_.ConstInt(32, spv::ScopeWorkgroup);
+      for (uint32_t w = 0; w < kWarpFlagWords; ++w) {
+        Emit(code_, spv::OpAtomicStore, {WarpWordPtr(b_.ConstInt(32, w)), scope, zero, zero});
+      }
+      WorkgroupBarrier();
+    }
     return absl::OkStatus();
   }
 
@@ -744,6 +834,25 @@ class FunctionEmitter {
       Emit(code_, spv::OpLoad, {SpvType(it->second.second), id, it->second.first});
       return Value{id, it->second.second};
     }
+    // Lane registers: CUDA numbers warps by the thread's linear index in
+    // the block, 32 threads each (the emulated warp, docs/ptx.md).
+    if (name == "%laneid") return Value{LaneId(), Type::kU32};
+    if (name == "%warpid")
+      return Value{Op2(spv::OpShiftRightLogical, b_.Int(32), LinearTid(), b_.ConstInt(32, 5)),
+                   Type::kU32};
+    if (name.rfind("%lanemask_", 0) == 0) {
+      const std::string which = name.substr(10);
+      const uint32_t u32 = b_.Int(32);
+      const uint32_t lane = LaneId();
+      const uint32_t eq = Op2(spv::OpShiftLeftLogical, u32, b_.ConstInt(32, 1), lane);
+      const uint32_t lt = Op2(spv::OpISub, u32, eq, b_.ConstInt(32, 1));
+      const uint32_t le = Op2(spv::OpBitwiseOr, u32, lt, eq);
+      if (which == "eq") return Value{eq, Type::kU32};
+      if (which == "lt") return Value{lt, Type::kU32};
+      if (which == "le") return Value{le, Type::kU32};
+      if (which == "gt") return Value{Op1(spv::OpNot, u32, le), Type::kU32};
+      if (which == "ge") return Value{Op1(spv::OpNot, u32, lt), Type::kU32};
+    }
     // Special registers.
     static const std::map<std::string, spv::BuiltIn> kBuiltins = {
         {"%tid", spv::BuiltInLocalInvocationId},
@@ -779,6 +888,13 @@ class FunctionEmitter {
   // The operand as a value of type `want`.
   absl::StatusOr<uint32_t> Read(const Operand& o, Type want, int line) {
     // A .func's .reg parameter may be named without '%'.
+    if (o.negated) {
+      if (want != Type::kPred) return SyntaxError(line, "'!' on a value that is not a predicate");
+      auto v = ReadRegister(o.name, line);
+      if (!v.ok()) return v.status();
+      if (v->second != Type::kPred) return SyntaxError(line, "'!' on a register that is not .pred");
+      return Op1(spv::OpLogicalNot, b_.Bool(), v->first);
+    }
     if (o.kind == Operand::Kind::kRegister ||
         (o.kind == Operand::Kind::kSymbol && reg_vars_.count(o.name))) {
       auto v = ReadRegister(o.name, line);
@@ -800,6 +916,8 @@ class FunctionEmitter {
           return b_.ConstFloatBits(TypeBits(want), o.float_bits);
         return b_.ConstFloat(TypeBits(want), o.float_value);
       case Operand::Kind::kSymbol: {
+        // PTX's warp size constant: the emulated warp is 32 wide.
+        if (o.name == "WARP_SZ" && IsInteger(want)) return b_.ConstInt(TypeBits(want), 32);
         auto it = shared_offsets_.find(o.name);
         if (it != shared_offsets_.end() && IsInteger(want))
           return b_.ConstInt(TypeBits(want), it->second);
@@ -817,6 +935,7 @@ class FunctionEmitter {
   absl::Status Write(const Operand& o, uint32_t id, Type from, int line) {
     if (o.kind != Operand::Kind::kRegister && o.kind != Operand::Kind::kSymbol)
       return SyntaxError(line, "destination is not a register");
+    if (!o.pair.empty()) return Unsupported(line, "d|p destination here");
     auto it = reg_vars_.find(o.name);
     if (it == reg_vars_.end())
       return SyntaxError(line, absl::StrCat("undeclared register ", o.name));
@@ -903,7 +1022,7 @@ class FunctionEmitter {
 
   // Loads `type` (any width) at `addr` (u32 for shared, .local and .param,
   // u64 for global); `buffer` is the .param buffer.
-  absl::StatusOr<uint32_t> LoadMemory(Space space, uint32_t addr, Type type, int line,
+  absl::StatusOr<uint32_t> LoadMemory(Space space, uint32_t addr, Type type, int /*line*/,
                                       uint32_t buffer = 0) {
     const int bits = TypeBits(type);
     const uint32_t u32 = b_.Int(32);
@@ -952,12 +1071,12 @@ class FunctionEmitter {
                              Op2(spv::OpShiftLeftLogical, u64, hi, b_.ConstInt(64, 32)));
       return IsFloat(type) ? Op1(spv::OpBitcast, SpvType(type), v) : v;
     }
-    if (IsFloat(type)) return Unsupported(line, "16-bit float loads");
     const uint32_t w = load_word(0);
     const uint32_t low = Op2(spv::OpBitwiseAnd, u32, shift_src, b_.ConstInt(32, 3));
     const uint32_t shift = Op2(spv::OpShiftLeftLogical, u32, low, b_.ConstInt(32, 3));
     const uint32_t shifted = Op2(spv::OpShiftRightLogical, u32, w, shift);
-    return Op1(spv::OpUConvert, b_.Int(bits), shifted);
+    const uint32_t narrow = Op1(spv::OpUConvert, b_.Int(bits), shifted);
+    return IsFloat(type) ? Op1(spv::OpBitcast, SpvType(type), narrow) : narrow;
   }
 
   absl::Status StoreMemory(Space space, uint32_t addr, Type type, uint32_t value, int line,
@@ -984,6 +1103,11 @@ class FunctionEmitter {
              {SharedWordPtr(Op2(spv::OpIAdd, u32, addr, b_.ConstInt(32, 4)), space, buffer), hi});
       }
       return absl::OkStatus();
+    }
+    if (bits == 16 && IsFloat(type)) {
+      // ld/st.f16: the half's bits, stored like a .b16.
+      return StoreMemory(space, addr, Type::kB16, Op1(spv::OpBitcast, b_.Int(16), value), line,
+                         buffer);
     }
     if ((bits == 8 || bits == 16) && !IsFloat(type)) {
       // A narrow store changes its bytes of the aligned word. Other threads
@@ -1629,11 +1753,48 @@ class FunctionEmitter {
     return Write(inst.operands[0], result, result_type, inst.line);
   }
 
+  // .f16x2: two halves packed in a 32-bit register (the first in the low
+  // half), computed as a SPIR-V vector of two 16-bit floats.
+  absl::Status EmitHalf2(const Instruction& inst) {
+    const std::string& op = inst.opcode;
+    const uint32_t v2 = b_.Vec2(b_.Float(16)), u32 = b_.Int(32);
+    size_t count = 0;
+    if (op == "neg" || op == "abs") count = 1;
+    if (op == "add" || op == "sub" || op == "mul" || op == "min" || op == "max") count = 2;
+    if (op == "fma") count = 3;
+    if (count == 0) return Unsupported(inst.line, absl::StrCat(op, ".f16x2"));
+    if (inst.operands.size() != count + 1)
+      return SyntaxError(inst.line, absl::StrCat(op, " takes ", count + 1, " operands"));
+    std::vector<uint32_t> v;
+    for (size_t i = 1; i <= count; ++i) {
+      auto w = Read(inst.operands[i], Type::kB32, inst.line);
+      if (!w.ok()) return w.status();
+      v.push_back(Op1(spv::OpBitcast, v2, *w));
+    }
+    uint32_t r = 0;
+    if (op == "add") r = Op2(spv::OpFAdd, v2, v[0], v[1]);
+    if (op == "sub") r = Op2(spv::OpFSub, v2, v[0], v[1]);
+    if (op == "mul") r = Op2(spv::OpFMul, v2, v[0], v[1]);
+    if (op == "min") r = Ext(v2, GLSLstd450NMin, {v[0], v[1]});
+    if (op == "max") r = Ext(v2, GLSLstd450NMax, {v[0], v[1]});
+    if (op == "fma") r = Ext(v2, GLSLstd450Fma, {v[0], v[1], v[2]});
+    if (op == "neg") r = Op1(spv::OpFNegate, v2, v[0]);
+    if (op == "abs") r = Ext(v2, GLSLstd450FAbs, {v[0]});
+    if (inst.HasModifier("sat")) {
+      const uint32_t zero = b_.ConstFloat(16, 0.0), one = b_.ConstFloat(16, 1.0);
+      const uint32_t zeros = b_.NewId(), ones = b_.NewId();
+      Emit(code_, spv::OpCompositeConstruct, {v2, zeros, zero, zero});
+      Emit(code_, spv::OpCompositeConstruct, {v2, ones, one, one});
+      r = Ext(v2, GLSLstd450FClamp, {r, zeros, ones});
+    }
+    return Write(inst.operands[0], Op1(spv::OpBitcast, u32, r), Type::kB32, inst.line);
+  }
+
   absl::Status EmitArithmetic(const Instruction& inst) {
     const std::string& op = inst.opcode;
     const Type type = inst.type();
+    if (inst.HasModifier("f16x2")) return EmitHalf2(inst);
     if (type == Type::kNone) return SyntaxError(inst.line, absl::StrCat(op, " needs a type"));
-    if (type == Type::kF16) return Unsupported(inst.line, ".f16 arithmetic");
     const bool fl = IsFloat(type);
     const bool sg = IsSigned(type);
     const uint32_t t = SpvType(type);
@@ -1814,7 +1975,12 @@ class FunctionEmitter {
     const Type type = inst.type();
     if (inst.operands.size() < 3)
       return SyntaxError(inst.line, "setp takes at least three operands");
-    if (inst.operands[0].kind != Operand::Kind::kRegister)
+    // The destination may be a scoped register named without '%' (inline
+    // asm in cuda_fp16.hpp: `setp.lt.f16 __$temp3, ...`).
+    if ((inst.operands[0].kind != Operand::Kind::kRegister &&
+         !(inst.operands[0].kind == Operand::Kind::kSymbol &&
+           reg_vars_.count(inst.operands[0].name))) ||
+        !inst.operands[0].pair.empty())
       return Unsupported(inst.line, "setp p|q form");
     std::string cmp, combine;
     for (const std::string& m : inst.modifiers) {
@@ -1926,7 +2092,6 @@ class FunctionEmitter {
       return SyntaxError(inst.line, "cvt takes two types and two operands");
     }
     const Type to = inst.types[0], from = inst.types[1];
-    if (to == Type::kF16 || from == Type::kF16) return Unsupported(inst.line, "cvt with .f16");
     // Float-to-integer conversions saturate anyway, so only integer sources
     // make .sat on an integer destination a separate case.
     if (inst.HasModifier("sat") && !IsFloat(to) && !IsFloat(from))
@@ -2131,6 +2296,429 @@ class FunctionEmitter {
     return absl::OkStatus();
   }
 
+  // --- warps (docs/ptx.md, "Warps") ---
+  //
+  // CUDA's 32-wide warps are emulated in workgroup memory: at each warp
+  // instruction every thread of the block stops at one point of the
+  // structure, participants publish their operands in their slot of the
+  // kernel's warp scratch, a workgroup barrier orders the slots, and each
+  // participant reads the slots of its warp's lanes. The barrier is written
+  // outside the guard of the block ("block_var_ names it"), at the level of
+  // the region, which all threads reach together: the function body, or a
+  // loop that holds a warp instruction, made uniform (it repeats while any
+  // thread of the block needs it). So `if (warp == 0) shfl ...` and lanes
+  // leaving early are in uniform control flow, as Vulkan requires barriers
+  // to be.
+
+  // Marks the loops (regions) that hold a warp instruction, nested loops
+  // included, for EmitLoop to make uniform.
+  bool MarkWarpRegions(const LoopTree& tree, int r) {
+    bool has = false;
+    for (const LoopTree::Node& node : tree.regions[r].order) {
+      if (node.loop >= 0) {
+        has = MarkWarpRegions(tree, node.loop) || has;
+        continue;
+      }
+      for (const Instruction& inst : f_.blocks[node.block].body)
+        has = has || IsWarpInstruction(inst);
+    }
+    if (r > 0) uniform_region_[r] = has;
+    return has;
+  }
+
+  // The thread's index in the block as CUDA numbers it (x fastest), and the
+  // block's thread count.
+  uint32_t LinearTid() {
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t var = b_.BuiltinVar(spv::BuiltInLocalInvocationId);
+    UseGlobal(var);
+    const uint32_t id = Op1(spv::OpLoad, b_.Vec3(u32), var);
+    const uint32_t size = b_.WorkgroupSize();
+    auto part = [&](uint32_t vec, uint32_t i) {
+      const uint32_t out = b_.NewId();
+      Emit(code_, spv::OpCompositeExtract, {u32, out, vec, i});
+      return out;
+    };
+    const uint32_t yz =
+        Op2(spv::OpIAdd, u32, part(id, 1), Op2(spv::OpIMul, u32, part(size, 1), part(id, 2)));
+    return Op2(spv::OpIAdd, u32, part(id, 0), Op2(spv::OpIMul, u32, part(size, 0), yz));
+  }
+  uint32_t LaneId() { return Op2(spv::OpBitwiseAnd, b_.Int(32), LinearTid(), b_.ConstInt(32, 31)); }
+
+  uint32_t WarpWordPtr(uint32_t index) {
+    const uint32_t ptr = b_.NewId();
+    Emit(code_, spv::OpAccessChain,
+         {b_.Ptr(spv::StorageClassWorkgroup, b_.Int(32)), ptr, ctx_.warp_var, index});
+    return ptr;
+  }
+  void WorkgroupBarrier() {
+    Emit(code_, spv::OpControlBarrier,
+         {b_.ConstInt(32, spv::ScopeWorkgroup), b_.ConstInt(32, spv::ScopeWorkgroup),
+          b_.ConstInt(32, spv::MemorySemanticsAcquireReleaseMask |
+                              spv::MemorySemanticsUniformMemoryMask |
+                              spv::MemorySemanticsWorkgroupMemoryMask)});
+  }
+
+  // Leaves the open guard for the region level and enters it again.
+  void CloseGuard() {
+    if (guard_block_ < 0) return;
+    Emit(code_, spv::OpBranch, {guard_merge_});
+    Emit(code_, spv::OpLabel, {guard_merge_});
+  }
+  void ReopenGuard() {
+    if (guard_block_ < 0) return;
+    const uint32_t run = NamesBlock(guard_block_);
+    const uint32_t then = b_.NewId();
+    guard_merge_ = b_.NewId();
+    Emit(code_, spv::OpSelectionMerge, {guard_merge_, spv::SelectionControlMaskNone});
+    Emit(code_, spv::OpBranchConditional, {run, then, guard_merge_});
+    Emit(code_, spv::OpLabel, {then});
+  }
+
+  // Slot words of a record: flags (bit 0 the thread took part, bit 1 its
+  // predicate), the value, the value's high word (64-bit match).
+  int FlagsWord() const { return 0; }
+  int ValueWord() const { return ctx_.warp_flags ? 1 : 0; }
+  int HighWord() const { return ValueWord() + 1; }
+
+  // Publishes `words` (record word index, u32 value computed inside the
+  // guard) for the threads running the current block and zeros for the
+  // others, then a barrier; returns the scratch index of this exchange's
+  // records with the guard open again. Records alternate between two
+  // phases, so the next exchange's writes cannot meet this one's reads
+  // without a second barrier.
+  uint32_t WarpExchange(const std::vector<std::pair<int, uint32_t>>& words) {
+    const uint32_t u32 = b_.Int(32);
+    for (const auto& [w, value] : words) Emit(code_, spv::OpStore, {warp_tmp_[w], value});
+    CloseGuard();
+    const uint32_t active = guard_block_ < 0 ? b_.ConstBool(true) : NamesBlock(guard_block_);
+    const uint32_t n = BlockThreads();
+    const uint32_t phase = Op1(spv::OpLoad, u32, warp_phase_var_);
+    const uint32_t base =
+        Op2(spv::OpIAdd, u32, b_.ConstInt(32, kWarpFlagWords),
+            Op2(spv::OpIMul, u32, phase,
+                Op2(spv::OpIMul, u32, n, b_.ConstInt(32, static_cast<uint32_t>(ctx_.warp_words)))));
+    const uint32_t tid = LinearTid();
+    for (int w = 0; w < ctx_.warp_words; ++w) {
+      uint32_t v = b_.ConstInt(32, 0);
+      for (const auto& written : words) {
+        if (written.first == w) {
+          v = Op1(spv::OpLoad, u32, warp_tmp_[w]);
+          const uint32_t sel = b_.NewId();
+          Emit(code_, spv::OpSelect, {u32, sel, active, v, b_.ConstInt(32, 0)});
+          v = sel;
+        }
+      }
+      const uint32_t at = Op2(spv::OpIAdd, u32, RecordBase(base, w, n), tid);
+      Emit(code_, spv::OpStore, {WarpWordPtr(at), v});
+    }
+    WorkgroupBarrier();
+    Emit(code_, spv::OpStore,
+         {warp_phase_var_, Op2(spv::OpBitwiseXor, u32, phase, b_.ConstInt(32, 1))});
+    ReopenGuard();
+    return base;
+  }
+  uint32_t BlockThreads() {
+    const uint32_t u32 = b_.Int(32), size = b_.WorkgroupSize();
+    uint32_t d[3];
+    for (uint32_t i = 0; i < 3; ++i) {
+      d[i] = b_.NewId();
+      Emit(code_, spv::OpCompositeExtract, {u32, d[i], size, i});
+    }
+    return Op2(spv::OpIMul, u32, d[0], Op2(spv::OpIMul, u32, d[1], d[2]));
+  }
+  uint32_t RecordBase(uint32_t base, int w, uint32_t n) {
+    if (w == 0) return base;
+    return Op2(spv::OpIAdd, b_.Int(32), base,
+               Op2(spv::OpIMul, b_.Int(32), n, b_.ConstInt(32, static_cast<uint32_t>(w))));
+  }
+  // Word `w` of lane `lane`'s record (u32 ids); 0 for a lane past the end of
+  // the block (a partial last warp).
+  struct Frame {
+    uint32_t base = 0, n = 0, last = 0, warp_start = 0;
+  };
+  Frame WarpFrame(uint32_t base) {
+    const uint32_t u32 = b_.Int(32);
+    Frame f;
+    f.base = base;
+    f.n = BlockThreads();
+    f.last = Op2(spv::OpISub, u32, f.n, b_.ConstInt(32, 1));
+    f.warp_start = Op2(spv::OpBitwiseAnd, u32, LinearTid(), b_.ConstInt(32, ~31u));
+    return f;
+  }
+  uint32_t LaneWord(const Frame& f, int w, uint32_t lane) {
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t thread = Op2(spv::OpIAdd, u32, f.warp_start, lane);
+    const uint32_t valid = Op2(spv::OpULessThan, b_.Bool(), thread, f.n);
+    const uint32_t clamped = Ext(u32, GLSLstd450UMin, {thread, f.last});
+    const uint32_t loaded = Op1(
+        spv::OpLoad, u32, WarpWordPtr(Op2(spv::OpIAdd, u32, RecordBase(f.base, w, f.n), clamped)));
+    const uint32_t out = b_.NewId();
+    Emit(code_, spv::OpSelect, {u32, out, valid, loaded, b_.ConstInt(32, 0)});
+    return out;
+  }
+  // For each lane of the warp: its record's word `w` and whether it took
+  // part (flags bit 0). Straight-line code: a loop would count against the
+  // device's loop limit.
+  struct Lanes {
+    std::array<uint32_t, 32> flags{}, values{}, highs{};
+    uint32_t active = 0, pred = 0;  // masks (u32 ids)
+  };
+  Lanes ReadLanes(uint32_t base, bool values, bool highs) {
+    const uint32_t u32 = b_.Int(32);
+    const Frame f = WarpFrame(base);
+    Lanes l;
+    l.active = b_.ConstInt(32, 0);
+    l.pred = b_.ConstInt(32, 0);
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      const uint32_t lane_id = b_.ConstInt(32, lane);
+      l.flags[lane] = LaneWord(f, FlagsWord(), lane_id);
+      if (values) l.values[lane] = LaneWord(f, ValueWord(), lane_id);
+      if (highs) l.highs[lane] = LaneWord(f, HighWord(), lane_id);
+      const uint32_t a = Op2(spv::OpBitwiseAnd, u32, l.flags[lane], b_.ConstInt(32, 1));
+      const uint32_t p = Op2(spv::OpBitwiseAnd, u32,
+                             Op2(spv::OpShiftRightLogical, u32, l.flags[lane], b_.ConstInt(32, 1)),
+                             b_.ConstInt(32, 1));
+      l.active =
+          Op2(spv::OpBitwiseOr, u32, l.active, Op2(spv::OpShiftLeftLogical, u32, a, lane_id));
+      l.pred = Op2(spv::OpBitwiseOr, u32, l.pred, Op2(spv::OpShiftLeftLogical, u32, p, lane_id));
+    }
+    return l;
+  }
+  // The optional membermask operand (absent in the pre-.sync forms).
+  absl::StatusOr<uint32_t> MemberMask(const Instruction& inst, size_t index) {
+    if (inst.operands.size() <= index) return b_.ConstInt(32, 0xffffffffu);
+    return Read(inst.operands[index], Type::kB32, inst.line);
+  }
+
+  // shfl[.sync].{up,down,bfly,idx}.b32 d[|p], a, b, c[, membermask], with
+  // the ISA's lane arithmetic: c holds the clamp (bits 0-4) and the segment
+  // mask (bits 8-12); an out-of-range source lane gives the thread its own
+  // value and a false predicate.
+  absl::Status EmitShfl(const Instruction& inst) {
+    const size_t want = inst.HasModifier("sync") ? 5 : 4;
+    if (inst.operands.size() != want) return SyntaxError(inst.line, "shfl operand count");
+    std::string mode;
+    for (const char* m : {"up", "down", "bfly", "idx"}) {
+      if (inst.HasModifier(m)) mode = m;
+    }
+    if (mode.empty() || inst.type() != Type::kB32)
+      return Unsupported(inst.line, "shfl form (shfl.sync.{up,down,bfly,idx}.b32)");
+    const uint32_t u32 = b_.Int(32), bool_t = b_.Bool();
+    auto a = Read(inst.operands[1], Type::kB32, inst.line);
+    if (!a.ok()) return a.status();
+    std::vector<std::pair<int, uint32_t>> words{{ValueWord(), *a}};
+    if (ctx_.warp_flags) words.push_back({FlagsWord(), b_.ConstInt(32, 1)});
+    const uint32_t base = WarpExchange(words);
+    auto own = Read(inst.operands[1], Type::kB32, inst.line);
+    auto bv = Read(inst.operands[2], Type::kB32, inst.line);
+    auto cv = Read(inst.operands[3], Type::kB32, inst.line);
+    if (!own.ok()) return own.status();
+    if (!bv.ok()) return bv.status();
+    if (!cv.ok()) return cv.status();
+    const uint32_t lane = LaneId();
+    const uint32_t b = Op2(spv::OpBitwiseAnd, u32, *bv, b_.ConstInt(32, 31));
+    const uint32_t clamp = Op2(spv::OpBitwiseAnd, u32, *cv, b_.ConstInt(32, 31));
+    const uint32_t seg =
+        Op2(spv::OpBitwiseAnd, u32, Op2(spv::OpShiftRightLogical, u32, *cv, b_.ConstInt(32, 8)),
+            b_.ConstInt(32, 31));
+    const uint32_t not_seg = Op1(spv::OpNot, u32, seg);
+    const uint32_t min_lane = Op2(spv::OpBitwiseAnd, u32, lane, seg);
+    const uint32_t max_lane =
+        Op2(spv::OpBitwiseOr, u32, min_lane, Op2(spv::OpBitwiseAnd, u32, clamp, not_seg));
+    uint32_t j = 0, in_range = 0;
+    if (mode == "up") {
+      j = Op2(spv::OpISub, u32, lane, b);
+      in_range = Op2(spv::OpSGreaterThanEqual, bool_t, j, max_lane);
+    } else {
+      if (mode == "down") j = Op2(spv::OpIAdd, u32, lane, b);
+      if (mode == "bfly") j = Op2(spv::OpBitwiseXor, u32, lane, b);
+      if (mode == "idx")
+        j = Op2(spv::OpBitwiseOr, u32, min_lane, Op2(spv::OpBitwiseAnd, u32, b, not_seg));
+      in_range = Op2(spv::OpULessThanEqual, bool_t, j, max_lane);
+    }
+    const uint32_t src = Select(u32, in_range, j, lane);
+    const uint32_t value = Select(u32, in_range, LaneWord(WarpFrame(base), ValueWord(), src), *own);
+    Operand d = inst.operands[0];
+    d.pair.clear();
+    SH_PTX_RETURN_IF_ERROR(Write(d, value, Type::kB32, inst.line));
+    if (!inst.operands[0].pair.empty()) {
+      SH_PTX_RETURN_IF_ERROR(Write(Operand{Operand::Kind::kRegister, inst.operands[0].pair},
+                                   in_range, Type::kPred, inst.line));
+    }
+    return absl::OkStatus();
+  }
+
+  // vote[.sync].{all,any,uni}.pred d, {!}a[, membermask] and
+  // vote[.sync].ballot.b32 d, {!}a[, membermask], over the lanes that run
+  // this instruction with it (the active ones) and are in membermask.
+  absl::Status EmitVote(const Instruction& inst) {
+    const size_t want = inst.HasModifier("sync") ? 3 : 2;
+    if (inst.operands.size() != want) return SyntaxError(inst.line, "vote operand count");
+    const uint32_t u32 = b_.Int(32), bool_t = b_.Bool();
+    auto a = Read(inst.operands[1], Type::kPred, inst.line);
+    if (!a.ok()) return a.status();
+    const uint32_t flags = Select(u32, *a, b_.ConstInt(32, 3), b_.ConstInt(32, 1));
+    const uint32_t base = WarpExchange({{FlagsWord(), flags}});
+    auto member = MemberMask(inst, 2);
+    if (!member.ok()) return member.status();
+    const Lanes l = ReadLanes(base, false, false);
+    const uint32_t active = Op2(spv::OpBitwiseAnd, u32, l.active, *member);
+    const uint32_t yes = Op2(spv::OpBitwiseAnd, u32, l.pred, active);
+    const uint32_t zero = b_.ConstInt(32, 0);
+    if (inst.HasModifier("ballot")) return Write(inst.operands[0], yes, Type::kB32, inst.line);
+    uint32_t d = 0;
+    if (inst.HasModifier("any")) {
+      d = Op2(spv::OpINotEqual, bool_t, yes, zero);
+    } else if (inst.HasModifier("all")) {
+      d = Op2(spv::OpIEqual, bool_t, yes, active);
+    } else if (inst.HasModifier("uni")) {
+      d = Op2(spv::OpLogicalOr, bool_t, Op2(spv::OpIEqual, bool_t, yes, zero),
+              Op2(spv::OpIEqual, bool_t, yes, active));
+    } else {
+      return Unsupported(inst.line, "vote mode");
+    }
+    return Write(inst.operands[0], d, Type::kPred, inst.line);
+  }
+
+  // activemask.b32 d: the lanes running this instruction together.
+  absl::Status EmitActiveMask(const Instruction& inst) {
+    if (inst.operands.size() != 1) return SyntaxError(inst.line, "activemask takes one operand");
+    const uint32_t base = WarpExchange({{FlagsWord(), b_.ConstInt(32, 1)}});
+    return Write(inst.operands[0], ReadLanes(base, false, false).active, Type::kB32, inst.line);
+  }
+
+  // match.any.sync.{b32,b64} d, a, membermask and match.all.sync d[|p], a,
+  // membermask.
+  absl::Status EmitMatch(const Instruction& inst) {
+    if (inst.operands.size() != 3 || !inst.HasModifier("sync"))
+      return SyntaxError(inst.line, "match.sync takes three operands");
+    const Type type = inst.type();
+    if (type != Type::kB32 && type != Type::kB64) return Unsupported(inst.line, "match type");
+    const bool wide = type == Type::kB64;
+    const uint32_t u32 = b_.Int(32), u64 = b_.Int(64), bool_t = b_.Bool();
+    auto split = [&]() -> absl::StatusOr<std::pair<uint32_t, uint32_t>> {
+      auto a = Read(inst.operands[1], type, inst.line);
+      if (!a.ok()) return a.status();
+      if (!wide) return std::make_pair(*a, 0u);
+      return std::make_pair(
+          Op1(spv::OpUConvert, u32, *a),
+          Op1(spv::OpUConvert, u32, Op2(spv::OpShiftRightLogical, u64, *a, b_.ConstInt(64, 32))));
+    };
+    auto a = split();
+    if (!a.ok()) return a.status();
+    std::vector<std::pair<int, uint32_t>> words{{FlagsWord(), b_.ConstInt(32, 1)},
+                                                {ValueWord(), a->first}};
+    if (wide) words.push_back({HighWord(), a->second});
+    const uint32_t base = WarpExchange(words);
+    auto mine = split();
+    if (!mine.ok()) return mine.status();
+    auto member = MemberMask(inst, 2);
+    if (!member.ok()) return member.status();
+    const Lanes l = ReadLanes(base, true, wide);
+    uint32_t same = b_.ConstInt(32, 0);
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      uint32_t eq = Op2(spv::OpIEqual, bool_t, l.values[lane], mine->first);
+      if (wide)
+        eq = Op2(spv::OpLogicalAnd, bool_t, eq,
+                 Op2(spv::OpIEqual, bool_t, l.highs[lane], mine->second));
+      same = Op2(spv::OpBitwiseOr, u32, same,
+                 Select(u32, eq, b_.ConstInt(32, 1u << lane), b_.ConstInt(32, 0)));
+    }
+    const uint32_t active = Op2(spv::OpBitwiseAnd, u32, l.active, *member);
+    same = Op2(spv::OpBitwiseAnd, u32, same, active);
+    Operand d = inst.operands[0];
+    d.pair.clear();
+    if (inst.HasModifier("any")) return Write(d, same, Type::kB32, inst.line);
+    if (!inst.HasModifier("all")) return Unsupported(inst.line, "match mode");
+    const uint32_t all = Op2(spv::OpIEqual, bool_t, same, active);
+    SH_PTX_RETURN_IF_ERROR(
+        Write(d, Select(u32, all, active, b_.ConstInt(32, 0)), Type::kB32, inst.line));
+    if (!inst.operands[0].pair.empty()) {
+      SH_PTX_RETURN_IF_ERROR(Write(Operand{Operand::Kind::kRegister, inst.operands[0].pair}, all,
+                                   Type::kPred, inst.line));
+    }
+    return absl::OkStatus();
+  }
+
+  // redux.sync.{add,min,max}.{u32,s32} and .{and,or,xor}.b32 d, a,
+  // membermask over the active lanes in membermask.
+  absl::Status EmitRedux(const Instruction& inst) {
+    if (inst.operands.size() != 3 || !inst.HasModifier("sync"))
+      return SyntaxError(inst.line, "redux.sync takes three operands");
+    const Type type = inst.type();
+    spv::Op op = spv::OpNop;
+    uint32_t ext = 0;
+    uint32_t identity = 0;
+    const bool sg = type == Type::kS32;
+    if (inst.HasModifier("add")) op = spv::OpIAdd;
+    if (inst.HasModifier("or")) op = spv::OpBitwiseOr;
+    if (inst.HasModifier("xor")) op = spv::OpBitwiseXor;
+    if (inst.HasModifier("and")) {
+      op = spv::OpBitwiseAnd;
+      identity = ~0u;
+    }
+    if (inst.HasModifier("min")) {
+      ext = sg ? GLSLstd450SMin : GLSLstd450UMin;
+      identity = sg ? 0x7fffffffu : ~0u;
+    }
+    if (inst.HasModifier("max")) {
+      ext = sg ? GLSLstd450SMax : GLSLstd450UMax;
+      identity = sg ? 0x80000000u : 0;
+    }
+    if ((op == spv::OpNop && ext == 0) || TypeBits(type) != 32 || IsFloat(type))
+      return Unsupported(inst.line, "redux form (32-bit integer add/min/max/and/or/xor)");
+    const uint32_t u32 = b_.Int(32);
+    auto a = Read(inst.operands[1], Type::kB32, inst.line);
+    if (!a.ok()) return a.status();
+    const uint32_t base = WarpExchange({{FlagsWord(), b_.ConstInt(32, 1)}, {ValueWord(), *a}});
+    auto member = MemberMask(inst, 2);
+    if (!member.ok()) return member.status();
+    const Lanes l = ReadLanes(base, true, false);
+    const uint32_t active = Op2(spv::OpBitwiseAnd, u32, l.active, *member);
+    uint32_t acc = b_.ConstInt(32, identity);
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      const uint32_t in =
+          Op2(spv::OpINotEqual, b_.Bool(),
+              Op2(spv::OpBitwiseAnd, u32, active, b_.ConstInt(32, 1u << lane)), b_.ConstInt(32, 0));
+      const uint32_t v = Select(u32, in, l.values[lane], b_.ConstInt(32, identity));
+      acc = ext ? Ext(u32, ext, {acc, v}) : Op2(op, u32, acc, v);
+    }
+    return Write(inst.operands[0], acc, type, inst.line);
+  }
+
+  // bar.warp.sync membermask (__syncwarp): the lanes of a warp may sit in
+  // different subgroups, so a workgroup barrier at the region level orders
+  // their memory accesses; nothing is exchanged.
+  absl::Status EmitWarpBarrier(const Instruction& inst) {
+    if (inst.operands.size() != 1) return SyntaxError(inst.line, "bar.warp.sync takes a mask");
+    CloseGuard();
+    WorkgroupBarrier();
+    ReopenGuard();
+    return absl::OkStatus();
+  }
+
+  // A uniform loop's continue condition: whether any thread of the block
+  // still names the header. Three flag words in rotation: at each check the
+  // threads clear the next one (its last readers finished before the
+  // previous barrier), mark the current one, and read it after a barrier.
+  uint32_t WorkgroupAny(uint32_t cond) {
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t scope = b_.ConstInt(32, spv::ScopeWorkgroup), relaxed = b_.ConstInt(32, 0);
+    const uint32_t q = Op1(spv::OpLoad, u32, loop_phase_var_);
+    const uint32_t next = Select(u32, Op2(spv::OpIEqual, b_.Bool(), q, b_.ConstInt(32, 2)),
+                                 b_.ConstInt(32, 0), Op2(spv::OpIAdd, u32, q, b_.ConstInt(32, 1)));
+    Emit(code_, spv::OpAtomicStore, {WarpWordPtr(next), scope, relaxed, b_.ConstInt(32, 0)});
+    Emit(code_, spv::OpAtomicOr,
+         {u32, b_.NewId(), WarpWordPtr(q), scope, relaxed,
+          Select(u32, cond, b_.ConstInt(32, 1), b_.ConstInt(32, 0))});
+    WorkgroupBarrier();
+    const uint32_t seen = b_.NewId();
+    Emit(code_, spv::OpAtomicLoad, {u32, seen, WarpWordPtr(q), scope, relaxed});
+    Emit(code_, spv::OpStore, {loop_phase_var_, next});
+    return Op2(spv::OpINotEqual, b_.Bool(), seen, b_.ConstInt(32, 0));
+  }
+
   absl::Status EmitInstruction(const Instruction& inst) {
     const std::string& op = inst.opcode;
     if (op == "ld" || op == "st") return EmitLoadStore(inst);
@@ -2178,6 +2766,12 @@ class FunctionEmitter {
       }
       return Write(inst.operands[0], result, Type::kU64, inst.line);
     }
+    if (op == "shfl") return EmitShfl(inst);
+    if (op == "vote") return EmitVote(inst);
+    if (op == "activemask") return EmitActiveMask(inst);
+    if (op == "match") return EmitMatch(inst);
+    if (op == "redux") return EmitRedux(inst);
+    if (op == "bar" && inst.HasModifier("warp")) return EmitWarpBarrier(inst);
     if (op == "bar" || op == "barrier") {
       if (!(inst.HasModifier("sync") || op == "barrier") || inst.operands.size() != 1 ||
           inst.operands[0].kind != Operand::Kind::kInt || inst.operands[0].int_value != 0) {
@@ -2219,6 +2813,14 @@ class FunctionEmitter {
   std::vector<uint32_t> param_types_;
   uint32_t block_var_ = 0;
   bool generic_shared_ = false;  // KernelContext::generic_shared
+  // The guard ("block_var_ names guard_block_") open around the block being
+  // emitted and its merge label; -1 where the block runs unguarded.
+  int guard_block_ = -1;
+  uint32_t guard_merge_ = 0;
+  std::vector<bool> uniform_region_;    // loops made uniform for warp instructions
+  uint32_t warp_phase_var_ = 0;         // which half of the warp scratch is next
+  uint32_t loop_phase_var_ = 0;         // which flag word WorkgroupAny uses next
+  std::array<uint32_t, 3> warp_tmp_{};  // a record's words, carried out of the guard
 };
 
 // Module-scope .global and .const variables become the members of the
@@ -2358,6 +2960,59 @@ absl::Status LayOutShared(ModuleBuilder& b, const Module& module,
   return absl::OkStatus();
 }
 
+// The warp scratch of a kernel with warp instructions (KernelContext): its
+// length is a spec-constant expression of the block size, so it costs
+// nothing to kernels without them and 4 to 12 bytes per thread and phase to
+// those with them. Warp instructions in a `.func` fail the load: the call
+// sits inside its caller's guard, where a workgroup barrier is not in
+// uniform control flow.
+absl::Status DeclareWarpScratch(ModuleBuilder& b, const Function& kernel,
+                                const std::vector<const Function*>& callees, KernelContext& ctx) {
+  bool any = false, flags = false, wide = false;
+  for (const Function* f : callees) {
+    for (const Block& block : f->blocks) {
+      for (const Instruction& inst : block.body) {
+        if (IsWarpInstruction(inst)) {
+          return Unsupported(inst.line,
+                             absl::StrCat(inst.opcode, " in a .func (", f->name,
+                                          "): warp instructions are translated in kernels only"));
+        }
+      }
+    }
+  }
+  for (const Block& block : kernel.blocks) {
+    for (const Instruction& inst : block.body) {
+      if (!IsWarpInstruction(inst)) continue;
+      any = true;
+      const std::string& op = inst.opcode;
+      if (op == "vote" || op == "activemask" || op == "match" || op == "redux") flags = true;
+      if (op == "match" && inst.type() == Type::kB64) wide = true;
+    }
+  }
+  if (!any) return absl::OkStatus();
+  ctx.warp_flags = flags;
+  ctx.warp_words = (flags ? 1 : 0) + 1 + (wide ? 1 : 0);
+  const uint32_t u32 = b.Int(32);
+  auto spec_op = [&](spv::Op op, uint32_t x, uint32_t y) {
+    const uint32_t id = b.NewId();
+    Emit(b.types(), spv::OpSpecConstantOp, {u32, id, static_cast<uint32_t>(op), x, y});
+    return id;
+  };
+  b.WorkgroupSize();
+  const uint32_t threads =
+      spec_op(spv::OpIMul, b.SpecU32(0, 1), spec_op(spv::OpIMul, b.SpecU32(1, 1), b.SpecU32(2, 1)));
+  const uint32_t records =
+      spec_op(spv::OpIMul, threads, b.ConstInt(32, 2 * static_cast<uint32_t>(ctx.warp_words)));
+  const uint32_t length = spec_op(spv::OpIAdd, records, b.ConstInt(32, kWarpFlagWords));
+  ctx.warp_var = b.NewId();
+  Emit(b.types(), spv::OpVariable,
+       {b.Ptr(spv::StorageClassWorkgroup, b.Array(u32, length, 0)), ctx.warp_var,
+        spv::StorageClassWorkgroup});
+  b.Name(ctx.warp_var, kernel.name + "_warp");
+  ctx.interface.push_back(ctx.warp_var);
+  return absl::OkStatus();
+}
+
 // Emits `kernel` as an entry point and, specialised for it, each function of
 // `callees` (every .func the kernel reaches).
 absl::Status EmitKernel(ModuleBuilder& b, const Module& module, const Function& kernel,
@@ -2377,6 +3032,7 @@ absl::Status EmitKernel(ModuleBuilder& b, const Module& module, const Function& 
       }
     }
   }
+  SH_PTX_RETURN_IF_ERROR(DeclareWarpScratch(b, kernel, callees, ctx));
   for (const Function* f : callees) ctx.function_ids[f->name] = b.NewId();
   const uint32_t fn = b.NewId();
   SH_PTX_RETURN_IF_ERROR(FunctionEmitter(b, kernel, ctx, functions).Run(fn));

@@ -61,7 +61,8 @@ INSTANTIATE_TEST_SUITE_P(Nvcc, CorpusTest,
                                          "link_call_a", "matmul_tiled", "transpose_padded",
                                          "prefix_scan", "bitonic_sort", "mandelbrot", "nbody",
                                          "stencil", "int64_math", "switch_returns", "struct_param",
-                                         "texture_fetch"));
+                                         "texture_fetch", "warp_reduce", "warp_vote",
+                                         "warp_shuffle", "warp_match", "warp_redux", "half_ops"));
 
 constexpr char kHeader[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
 
@@ -321,6 +322,48 @@ TEST(PtxTranslateTest, CallWithTheWrongArgumentCountIsAnError) {
   auto spirv = TranslatePtx(text);
   ASSERT_FALSE(spirv.ok());
   EXPECT_NE(spirv.status().message().find("ptx line 10"), std::string::npos) << spirv.status();
+}
+
+// A warp instruction needs every thread of the block at its barrier; a
+// `.func` runs inside its caller's guard, so the load fails there.
+TEST(PtxTranslateTest, WarpInstructionInADeviceFunctionIsUnsupportedNamingItsLine) {
+  const std::string text = std::string(kHeader) +
+                           ".func (.reg .b32 r) f(.reg .b32 a)\n{\n"
+                           " shfl.sync.bfly.b32 r, a, 1, 31, -1;\n ret;\n}\n"
+                           ".visible .entry k()\n{\n .reg .b32 %r<3>;\n"
+                           " call.uni (%r1), f, (%r2);\n ret;\n}\n";
+  auto spirv = TranslatePtx(text);
+  ASSERT_FALSE(spirv.ok());
+  EXPECT_EQ(spirv.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(spirv.status().message().find("ptx line 6: unsupported shfl in a .func"),
+            std::string::npos)
+      << spirv.status();
+}
+
+// Irreducible control flow has no uniform point for the warp barrier.
+TEST(PtxTranslateTest, WarpInstructionUnderIrreducibleControlFlowIsUnsupported) {
+  const std::string text = std::string(kHeader) +
+                           ".visible .entry k(.param .u32 n)\n{\n"
+                           " .reg .pred %p<3>; .reg .b32 %r<4>;\n"
+                           " ld.param.u32 %r1, [n];\n setp.eq.u32 %p1, %r1, 0;\n @%p1 bra $B;\n"
+                           "$A:\n activemask.b32 %r2;\n setp.lt.u32 %p2, %r1, 10;\n"
+                           " @%p2 bra $B;\n ret;\n"
+                           "$B:\n add.u32 %r1, %r1, 2;\n setp.lt.u32 %p2, %r1, 20;\n"
+                           " @%p2 bra $A;\n ret;\n}\n";
+  auto spirv = TranslatePtx(text);
+  ASSERT_FALSE(spirv.ok());
+  EXPECT_NE(spirv.status().message().find("ptx line 11: unsupported activemask"), std::string::npos)
+      << spirv.status();
+}
+
+// A shuffle in a loop makes the loop uniform: its continue test is a
+// workgroup-wide vote (an atomic on the warp scratch and a barrier).
+TEST(PtxTranslateTest, LoopHoldingAWarpInstructionBecomesUniform) {
+  auto spirv = TranslatePtx(ReadCorpus("warp_reduce.ptx"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  const std::string text = Disassemble(*spirv);
+  EXPECT_NE(text.find("OpAtomicOr"), std::string::npos);
+  EXPECT_NE(text.find("warp_down_loop_warp"), std::string::npos);
 }
 
 }  // namespace

@@ -467,7 +467,11 @@ absl::Status VulkanDevice::Probe() {
   // split launches (grid_split.h); bigger parameter blocks go to a uniform
   // buffer.
   p.max_push_constant_size = ClampToInt(limits.maxPushConstantsSize - kGridInfoBytes);
-  p.warp_size = ClampToInt(warp_size);
+  // CUDA's warp, not the subgroup: translated PTX kernels see 32-wide warps
+  // on every device (emulated where subgroups are narrower, docs/ptx.md),
+  // and CUDA code sizes per-warp data by this attribute. GLSL kernels see
+  // the native subgroup (gl_SubgroupSize) instead (docs/kernel-abi.md).
+  p.warp_size = 32;
 
   // Vulkan does not expose the number of compute units. The vendor
   // extensions do; without them a GPU reports 1 (a lower bound that keeps
