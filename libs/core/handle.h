@@ -29,6 +29,7 @@ enum class ObjectKind : uint8_t {
   kTexObject,       // CUtexObject, hipTextureObject_t
   kSurfObject,      // CUsurfObject, hipSurfaceObject_t
   kExternalMemory,  // cuImportExternalMemory
+  kMipmappedArray,  // CUmipmappedArray, hipMipmappedArray_t
 };
 
 // Why a lookup failed.
