@@ -471,6 +471,10 @@ TEST_F(MipmappedArrayConformance, BadInputIsRefusedAndLosesNothing) {
   view.lastMipmapLevel = 1;
   CUtexObject tex = 0;
   EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&tex, &r, &t, &view));
+  // A NaN level bias.
+  t.mipmapLevelBias = std::nanf("");
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&tex, &r, &t, nullptr));
+  t.mipmapLevelBias = 0.0f;
   EXPECT_EQ(tex, 0u);
 
   ASSERT_CU(CUDA_SUCCESS, cuMipmappedArrayDestroy(mipmapped));

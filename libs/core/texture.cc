@@ -141,6 +141,11 @@ absl::Status ValidateTexture(const TextureDesc& t, const Texels& texels, const c
   for (float c : t.border_color) {
     if (std::isnan(c)) return Error(ErrorCode::kInvalidValue, api, ": borderColor is NaN");
   }
+  if (std::isnan(t.mipmap_level_bias) || std::isnan(t.min_mipmap_level_clamp) ||
+      std::isnan(t.max_mipmap_level_clamp)) {
+    return Error(ErrorCode::kInvalidValue, api,
+                 ": mipmapLevelBias, minMipmapLevelClamp or maxMipmapLevelClamp is NaN");
+  }
   const bool integer = IsIntegerFormat(texels.format);
   // CUDA: linear filtering returns floats, so integer texels must be read
   // as normalised floats to be filtered.

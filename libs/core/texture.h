@@ -9,7 +9,8 @@
 // same code:
 //  - null outputs and null descriptors, unknown resource types, non-zero
 //    resource flags, address modes other than wrap/clamp/mirror/border,
-//    filters other than point/linear, unknown texture flags: kInvalidValue;
+//    filters other than point/linear, unknown texture flags, a NaN border
+//    colour, level bias or level clamp: kInvalidValue;
 //  - an array resource that is null, destroyed or not an array,
 //    linear/pitched memory outside one device allocation, misaligned
 //    (CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT / _PITCH_ALIGNMENT), or with a
