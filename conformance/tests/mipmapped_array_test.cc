@@ -396,6 +396,114 @@ TEST_F(MipmappedArrayConformance, BiasClampsViewsAndGradientsPickTheLevel) {
   EXPECT_CU(CUDA_SUCCESS, cuMipmappedArrayDestroy(mipmapped));
 }
 
+// 1-D and 3-D mipmapped arrays: levels copied with cuMemcpy3D and sampled
+// with tex1DLod and tex3DLod at each level's texel centres.
+const char kSample1D3DGlsl[] = R"(#version 460
+#extension GL_GOOGLE_include_directive : require
+#include "streamhal/kernel.glsl"
+#define STREAMHAL_KERNEL_NAME sample_1d_3d
+STREAMHAL_DECLARE_PTR(float);
+layout(set = 2, binding = 0) uniform sampler1D line;
+layout(set = 2, binding = 1) uniform sampler3D volume;
+layout(push_constant) uniform Params {
+  uint64_t line;
+  uint64_t volume;
+  float_ptr from_line;
+  float_ptr from_volume;
+  uint level;
+} p;
+void main() {
+  // One thread per texel of the level: x, y, z in the level's extent.
+  const uint size = 8u >> p.level;
+  const uint x = threadIdx.x, y = threadIdx.y, z = blockIdx.x;
+  if (x >= size || y >= size || z >= size) return;
+  const float s = float(size);
+  const uint i = (z * size + y) * size + x;
+  p.from_volume.v[i] = tex3DLod(volume, (x + 0.5) / s, (y + 0.5) / s, (z + 0.5) / s, p.level).x;
+  if (y == 0 && z == 0) p.from_line.v[x] = tex1DLod(line, (x + 0.5) / s, p.level).x;
+}
+)";
+
+TEST_F(MipmappedArrayConformance, OneAndThreeDimensionalLevelsSampleWithLod) {
+  constexpr unsigned kSize = 8, kVolumeLevels = 4;
+  CUDA_ARRAY3D_DESCRIPTOR line_desc = {};
+  line_desc.Width = kSize;
+  line_desc.Format = CU_AD_FORMAT_FLOAT;
+  line_desc.NumChannels = 1;
+  CUDA_ARRAY3D_DESCRIPTOR volume_desc = line_desc;
+  volume_desc.Height = kSize;
+  volume_desc.Depth = kSize;
+  CUmipmappedArray line = nullptr, volume = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuMipmappedArrayCreate(&line, &line_desc, kVolumeLevels));
+  ASSERT_CU(CUDA_SUCCESS, cuMipmappedArrayCreate(&volume, &volume_desc, kVolumeLevels));
+  auto value = [](unsigned level, unsigned i) {
+    return static_cast<float>(level * 1000 + (i * 7) % 97);
+  };
+  for (unsigned level = 0; level < kVolumeLevels; ++level) {
+    const unsigned size = kSize >> level;
+    CUarray line_level = nullptr, volume_level = nullptr;
+    ASSERT_CU(CUDA_SUCCESS, cuMipmappedArrayGetLevel(&line_level, line, level));
+    ASSERT_CU(CUDA_SUCCESS, cuMipmappedArrayGetLevel(&volume_level, volume, level));
+    CUDA_ARRAY3D_DESCRIPTOR got = {};
+    ASSERT_CU(CUDA_SUCCESS, cuArray3DGetDescriptor(&got, volume_level));
+    EXPECT_EQ(got.Depth, size);
+    std::vector<float> texels(size * size * size);
+    for (unsigned i = 0; i < texels.size(); ++i) texels[i] = value(level, i);
+    CUDA_MEMCPY3D c;
+    std::memset(&c, 0, sizeof(c));
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = texels.data();
+    c.srcPitch = size * 4;
+    c.srcHeight = size;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = volume_level;
+    c.WidthInBytes = size * 4;
+    c.Height = size;
+    c.Depth = size;
+    ASSERT_CU(CUDA_SUCCESS, cuMemcpy3D(&c));
+    ASSERT_CU(CUDA_SUCCESS, cuMemcpyHtoA(line_level, 0, texels.data(), size * 4));
+  }
+  CUDA_RESOURCE_DESC r;
+  std::memset(&r, 0, sizeof(r));
+  r.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+  CUDA_TEXTURE_DESC t;
+  std::memset(&t, 0, sizeof(t));
+  t.flags = CU_TRSF_NORMALIZED_COORDINATES;
+  t.maxMipmapLevelClamp = kVolumeLevels - 1;
+  CUtexObject tex_line = 0, tex_volume = 0;
+  r.res.mipmap.hMipmappedArray = line;
+  ASSERT_CU(CUDA_SUCCESS, cuTexObjectCreate(&tex_line, &r, &t, nullptr));
+  r.res.mipmap.hMipmappedArray = volume;
+  ASSERT_CU(CUDA_SUCCESS, cuTexObjectCreate(&tex_volume, &r, &t, nullptr));
+  CUmodule module = nullptr;
+  CUfunction f = LoadCudaKernel(kSample1D3DGlsl, "sample_1d_3d", &module);
+  ASSERT_NE(f, nullptr);
+  CUdeviceptr from_line = 0, from_volume = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&from_line, kSize * 4));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&from_volume, kSize * kSize * kSize * 4));
+  for (unsigned level = 0; level < kVolumeLevels; ++level) {
+    SCOPED_TRACE(testing::Message() << "level " << level);
+    const unsigned size = kSize >> level;
+    void* params[] = {&tex_line, &tex_volume, &from_line, &from_volume, &level};
+    ASSERT_CU(CUDA_SUCCESS,
+              cuLaunchKernel(f, size, 1, 1, size, size, 1, 0, nullptr, params, nullptr));
+    std::vector<float> got_line(size), got_volume(size * size * size);
+    ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(got_line.data(), from_line, size * 4));
+    ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(got_volume.data(), from_volume, got_volume.size() * 4));
+    for (unsigned i = 0; i < got_volume.size(); ++i) {
+      ASSERT_EQ(got_volume[i], value(level, i)) << "volume texel " << i;
+    }
+    for (unsigned i = 0; i < size; ++i) ASSERT_EQ(got_line[i], value(level, i)) << "texel " << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(from_line));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(from_volume));
+  EXPECT_CU(CUDA_SUCCESS, cuTexObjectDestroy(tex_line));
+  EXPECT_CU(CUDA_SUCCESS, cuTexObjectDestroy(tex_volume));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuMipmappedArrayDestroy(line));
+  EXPECT_CU(CUDA_SUCCESS, cuMipmappedArrayDestroy(volume));
+}
+
 // A texture over one level's array samples that level (tex2D reads the
 // view's only level).
 TEST_F(MipmappedArrayConformance, ATextureOverALevelSamplesThatLevel) {
