@@ -193,6 +193,8 @@ HANDLE_TYPES = {
     "CUgraphNode": "GraphNode", "hipGraphNode_t": "GraphNode",
     "CUgraphExec": "GraphExec", "hipGraphExec_t": "GraphExec",
     "CUarray": "Array", "hipArray_t": "Array", "hipArray_const_t": "Array",
+    "CUmipmappedArray": "MipmappedArray", "hipMipmappedArray_t": "MipmappedArray",
+    "hipMipmappedArray_const_t": "MipmappedArray",
     "CUtexref": "TexRef", "textureReference*": "TexRef",
     "CUkernel": "Kernel", "CUlibrary": "Library",
     "CUtexObject": "TexObject", "hipTextureObject_t": "TexObject",
@@ -200,13 +202,12 @@ HANDLE_TYPES = {
     "CUexternalMemory": "ExternalMemory", "hipExternalMemory_t": "ExternalMemory",
     "CUexternalSemaphore": "ExternalSemaphore", "hipExternalSemaphore_t": "ExternalSemaphore",
 }
-# Handles of objects streamhal cannot create yet (mipmapped arrays, external
-# memory and semaphores, graphics resources, user objects): passed as null.
+# Handles of objects streamhal cannot create yet (external memory and
+# semaphores, graphics resources, user objects): passed as null.
 # Their functions are stubs; give such a type a role of its own when its
 # functions are implemented.
-OPAQUE_HANDLE_TYPES = {"hipMipmappedArray_t", "hipMipmappedArray_const_t", "hipMipmappedArray*",
-                       "CUmipmappedArray", "CUsurfref", "hipExternalMemory_t",
-                       "hipExternalSemaphore_t", "hipGraphicsResource_t", "hipUserObject_t"}
+OPAQUE_HANDLE_TYPES = {"CUsurfref", "hipExternalMemory_t", "hipExternalSemaphore_t",
+                       "hipGraphicsResource_t", "hipUserObject_t"}
 DEVICE_TYPES = {"CUdevice", "hipDevice_t"}
 DEVPTR_TYPES = {"CUdeviceptr", "hipDeviceptr_t"}
 FN_TYPES = {"CUhostFn": "HostFn", "hipHostFn_t": "HostFn",
@@ -349,7 +350,7 @@ DEFAULT_VARIANTS = {
 for _h in ("Context", "Module", "Function", "Stream", "Event", "LinkState", "MemPool", "MemHandle",
            "Graph",
            "GraphNode", "GraphExec", "Array", "TexRef", "Kernel", "Library", "TexObject",
-           "SurfObject", "ExternalMemory", "ExternalSemaphore"):
+           "SurfObject", "ExternalMemory", "ExternalSemaphore", "MipmappedArray"):
     DEFAULT_VARIANTS[_h] = HANDLE_VARIANTS
 # CUDA: the NULL stream is the legacy default stream, valid wherever a stream is.
 DEFAULT_VARIANTS["Stream"] = HANDLE_VARIANTS[1:]

@@ -85,6 +85,8 @@ const char* RoleName(Role role) {
     case Role::kGraphNode: return "graph node";
     case Role::kGraphExec: return "graph exec";
     case Role::kArray: return "array";
+    case Role::kMipmappedArray:
+      return "mipmapped array";
     case Role::kTexRef: return "texture reference";
     case Role::kExternalMemory:
       return "external memory";
@@ -501,6 +503,26 @@ uint64_t Env::Handle(Role role) {
       hipArray_t array = nullptr;
       return hipArrayCreate(&array, &desc) == hipSuccess ? Bits(array) : kPlaceholder;
     }
+    case Role::kMipmappedArray: {
+      if (cuda) {
+        CUDA_ARRAY3D_DESCRIPTOR desc{};
+        desc.Width = 16;
+        desc.Height = 16;
+        desc.Format = CU_AD_FORMAT_FLOAT;
+        desc.NumChannels = 1;
+        CUmipmappedArray mipmapped = nullptr;
+        return cuMipmappedArrayCreate(&mipmapped, &desc, 5) == CUDA_SUCCESS ? Bits(mipmapped)
+                                                                            : kPlaceholder;
+      }
+      HIP_ARRAY3D_DESCRIPTOR desc{};
+      desc.Width = 16;
+      desc.Height = 16;
+      desc.Format = HIP_AD_FORMAT_FLOAT;
+      desc.NumChannels = 1;
+      hipMipmappedArray_t mipmapped = nullptr;
+      return hipMipmappedArrayCreate(&mipmapped, &desc, 5) == hipSuccess ? Bits(mipmapped)
+                                                                         : kPlaceholder;
+    }
     case Role::kTexObject:
     case Role::kSurfObject: {
       const bool surface = role == Role::kSurfObject;
@@ -788,6 +810,15 @@ uint64_t Env::Destroyed(Role role) {
       const uint64_t ref = Handle(role);
       if (ref == kPlaceholder || !cuda) break;
       if (cuTexRefDestroy(As<CUtexref>(ref)) == CUDA_SUCCESS) return ref;
+      break;
+    }
+    case Role::kMipmappedArray: {
+      const uint64_t mipmapped = Handle(role);
+      if (mipmapped == kPlaceholder) break;
+      if (cuda ? cuMipmappedArrayDestroy(As<CUmipmappedArray>(mipmapped)) == CUDA_SUCCESS
+               : hipMipmappedArrayDestroy(As<hipMipmappedArray_t>(mipmapped)) == hipSuccess) {
+        return mipmapped;
+      }
       break;
     }
     case Role::kTexObject:

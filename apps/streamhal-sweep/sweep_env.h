@@ -52,6 +52,7 @@ enum class Role : uint8_t {
   kLibrary,
   kTexObject,          // a texture object over a 16x1 array
   kSurfObject,         // a surface object over a 16x1 CUDA_ARRAY3D_SURFACE_LDST array
+  kMipmappedArray,     // a 16x16 mipmapped array of 5 levels
   kExternalMemory,     // cuImportExternalMemory: needs another API's memory; not made here
   kExternalSemaphore,  // cuImportExternalSemaphore: not made here
   kSize,               // a byte size or count: 16

@@ -284,7 +284,7 @@ TEST_F(ExternalMemoryConformance, HipImportsAndMapsTheSameWay) {
   EXPECT_HIP(hipSuccess, hipFree(data));
 }
 
-// Mipmapped arrays do not exist yet, so none can be mapped.
+// Mipmapped arrays exist, but not over external memory yet.
 TEST_F(ExternalMemoryConformance, MipmappedArraysAreNotSupported) {
   ProvesNotSupported();
   const int fd = vulkan_.ExportFd();

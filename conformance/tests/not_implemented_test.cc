@@ -108,13 +108,6 @@ SH_HIP_NOT_IMPLEMENTED(hipLaunchByPtr, nullptr)
 // Texture references (deprecated in HIP)
 SH_HIP_NOT_IMPLEMENTED(hipGetTextureReference, nullptr, nullptr)
 
-// Mipmapped arrays
-SH_HIP_NOT_IMPLEMENTED(hipMallocMipmappedArray, nullptr, nullptr, hipExtent{}, 0, 0)
-SH_HIP_NOT_IMPLEMENTED(hipFreeMipmappedArray, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipGetMipmappedArrayLevel, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMipmappedArrayCreate, nullptr, nullptr, 0)
-SH_HIP_NOT_IMPLEMENTED(hipMipmappedArrayDestroy, nullptr)
-SH_HIP_NOT_IMPLEMENTED(hipMipmappedArrayGetLevel, nullptr, nullptr, 0)
 SH_HIP_NOT_IMPLEMENTED(hipMemMapArrayAsync, nullptr, 0, nullptr)
 
 // External memory and semaphores

@@ -606,45 +606,6 @@ TEST_F(TextureKernelConformance, Tex1DfetchReadsLinearMemory) {
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(d_out));
 }
 
-// Rows cuTexObjectCreate and hipCreateTextureObject stay partial: kernels
-// bind textures over arrays and linear memory, not yet over pitched memory.
-// Such a launch is CUDA_ERROR_NOT_SUPPORTED, and nothing runs.
-TEST_F(TextureKernelConformance, TexturesOverPitchedMemoryCannotBeBoundYet) {
-  ProvesLimitation();
-  size_t pitch = 0;
-  CUdeviceptr memory = 0, coords = 0;
-  ASSERT_CU(CUDA_SUCCESS, cuMemAllocPitch(&memory, &pitch, 64, 4, 4));
-  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&coords, 8));
-  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(memory, 0x3f800000, pitch));  // 1.0f
-  CUDA_RESOURCE_DESC r;
-  std::memset(&r, 0, sizeof(r));
-  r.resType = CU_RESOURCE_TYPE_PITCH2D;
-  r.res.pitch2D.devPtr = memory;
-  r.res.pitch2D.format = CU_AD_FORMAT_FLOAT;
-  r.res.pitch2D.numChannels = 1;
-  r.res.pitch2D.width = 16;
-  r.res.pitch2D.height = 4;
-  r.res.pitch2D.pitchInBytes = pitch;
-  CUDA_TEXTURE_DESC t;
-  std::memset(&t, 0, sizeof(t));
-  CUtexObject tex = 0;
-  ASSERT_CU(CUDA_SUCCESS, cuTexObjectCreate(&tex, &r, &t, nullptr));
-  CUmodule module = nullptr;
-  CUfunction f = LoadCudaKernel(kSample2DGlsl, "sample_2d", &module);
-  ASSERT_NE(f, nullptr);
-  unsigned n = 1;
-  void* params[] = {&tex, &coords, &memory, &n};
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
-            cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
-  float first = 0.0f;
-  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(&first, memory, 4));
-  EXPECT_EQ(first, 1.0f) << "the refused launch wrote its output";
-  EXPECT_CU(CUDA_SUCCESS, cuTexObjectDestroy(tex));
-  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
-  EXPECT_CU(CUDA_SUCCESS, cuMemFree(memory));
-  EXPECT_CU(CUDA_SUCCESS, cuMemFree(coords));
-}
-
 void CUDA_CB WaitForGate(void* gate) {
   auto* open = static_cast<std::atomic<bool>*>(gate);
   while (!open->load()) {

@@ -532,11 +532,9 @@ TEST_F(TextureRefConformance, HipBindTextureBindsLinearMemory) {
   EXPECT_HIP(hipSuccess, hipModuleUnload(module));
 }
 
-// Rows cuTexRefSetAddress2D, hipTexRefSetAddress2D and hipBindTexture2D stay
-// partial: a reference binds pitched memory and reports it, but kernels
-// cannot sample pitched memory yet; such a launch is CUDA_ERROR_NOT_SUPPORTED.
-TEST_F(TextureRefConformance, PitchedBindingsCannotBeSampledYet) {
-  ProvesLimitation();
+// A reference bound to pitched memory (cuTexRefSetAddress2D,
+// hipBindTexture2D) samples it as it would an array with the same texels.
+TEST_F(TextureRefConformance, PitchedBindingSamplesLikeAnArray) {
   CUmodule module = nullptr;
   CUfunction f = LoadCudaKernel(kSampleRefGlsl, "sample_ref", &module);
   ASSERT_NE(f, nullptr);
@@ -545,54 +543,124 @@ TEST_F(TextureRefConformance, PitchedBindingsCannotBeSampledYet) {
   CUdeviceptr pitched = 0;
   size_t pitch = 0;
   ASSERT_CU(CUDA_SUCCESS, cuMemAllocPitch(&pitched, &pitch, kWidth * sizeof(float), kHeight, 4));
+  const std::vector<float> texels = Texels();
+  CUDA_MEMCPY2D c;
+  std::memset(&c, 0, sizeof(c));
+  c.srcMemoryType = CU_MEMORYTYPE_HOST;
+  c.srcHost = texels.data();
+  c.srcPitch = kWidth * sizeof(float);
+  c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.dstDevice = pitched;
+  c.dstPitch = pitch;
+  c.WidthInBytes = kWidth * sizeof(float);
+  c.Height = kHeight;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpy2D(&c));
   CUDA_ARRAY_DESCRIPTOR desc = {kWidth, kHeight, CU_AD_FORMAT_FLOAT, 1};
   ASSERT_CU(CUDA_SUCCESS, cuTexRefSetAddress2D(ref, &desc, pitched, pitch));
-  CUdeviceptr d_out = 0;
-  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&d_out, 64));
-  unsigned n = 1;
-  void* params[] = {&d_out, &d_out, &n};
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
-            cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
-  hipChannelFormatDesc channel = {32, 0, 0, 0, hipChannelFormatKindFloat};
-  textureReference* hip_ref = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetFilterMode(ref, CU_TR_FILTER_MODE_LINEAR));
+  EXPECT_EQ(CountWrongSamples(f, /*linear=*/true), 0);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+
+  // HIP: hipBindTexture2D with a channel descriptor.
   hipModule_t hip_module = nullptr;
-  ASSERT_NE(LoadHipKernel(kSampleRefGlsl, "sample_ref", &hip_module), nullptr);
+  hipFunction_t hip_f = LoadHipKernel(kSampleRefGlsl, "sample_ref", &hip_module);
+  ASSERT_NE(hip_f, nullptr);
+  textureReference* hip_ref = nullptr;
   ASSERT_HIP(hipSuccess, hipModuleGetTexRef(&hip_ref, hip_module, "image_ref"));
+  hipChannelFormatDesc channel = {32, 0, 0, 0, hipChannelFormatKindFloat};
+  hip_ref->filterMode = hipFilterModePoint;
   size_t offset = 1;
-  EXPECT_HIP(hipSuccess, hipBindTexture2D(&offset, hip_ref, AsHipPointer(pitched), &channel, kWidth,
+  ASSERT_HIP(hipSuccess, hipBindTexture2D(&offset, hip_ref, AsHipPointer(pitched), &channel, kWidth,
                                           kHeight, pitch));
   EXPECT_EQ(offset, 0u);
+  const std::vector<float> coords = Coordinates();
+  const unsigned n = static_cast<unsigned>(coords.size() / 2);
+  CUdeviceptr d_coords = CudaUpload(coords), d_out = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&d_out, n * sizeof(float)));
+  void* params[] = {&d_coords, &d_out, const_cast<unsigned*>(&n)};
+  ASSERT_HIP(hipSuccess, hipModuleLaunchKernel(hip_f, (n + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr,
+                                               params, nullptr));
+  const std::vector<float> got = CudaDownload<float>(d_out, n);
+  for (unsigned i = 0; i < n; ++i) {
+    ASSERT_NEAR(got[i], HostSample(coords[2 * i], coords[2 * i + 1], false), 1e-5f)
+        << "sample " << i;
+  }
   HIP_ARRAY_DESCRIPTOR hip_desc = {kWidth, kHeight, HIP_AD_FORMAT_FLOAT, 1};
   EXPECT_HIP(hipSuccess, hipTexRefSetAddress2D(hip_ref, &hip_desc, AsHipPointer(pitched), pitch));
   EXPECT_HIP(hipSuccess, hipModuleUnload(hip_module));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d_coords));
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(d_out));
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(pitched));
-  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
-// Rows of the mipmapped forms stay unsupported until mipmapped arrays exist.
-TEST_F(TextureRefConformance, MipmappedBindingsAreNotSupportedYet) {
-  ProvesNotSupported();
+// A reference bound to a mipmapped array samples its level 0 (the default
+// level clamps), in normalised coordinates as mipmapped textures need.
+TEST_F(TextureRefConformance, MipmappedBindingSamplesLevelZero) {
+  CUDA_ARRAY3D_DESCRIPTOR desc = {};
+  desc.Width = kWidth;
+  desc.Height = kHeight;
+  desc.Format = CU_AD_FORMAT_FLOAT;
+  desc.NumChannels = 1;
+  CUmipmappedArray mipmapped = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuMipmappedArrayCreate(&mipmapped, &desc, 2));
+  CUarray level0 = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuMipmappedArrayGetLevel(&level0, mipmapped, 0));
+  const std::vector<float> texels = Texels();
+  CUDA_MEMCPY2D c;
+  std::memset(&c, 0, sizeof(c));
+  c.srcMemoryType = CU_MEMORYTYPE_HOST;
+  c.srcHost = texels.data();
+  c.srcPitch = kWidth * sizeof(float);
+  c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+  c.dstArray = level0;
+  c.WidthInBytes = kWidth * sizeof(float);
+  c.Height = kHeight;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpy2D(&c));
   CUmodule module = nullptr;
-  ASSERT_NE(LoadCudaKernel(kSampleRefGlsl, "sample_ref", &module), nullptr);
+  CUfunction f = LoadCudaKernel(kSampleRefGlsl, "sample_ref", &module);
+  ASSERT_NE(f, nullptr);
   CUtexref ref = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuModuleGetTexRef(&ref, module, "image_ref"));
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
-            cuTexRefSetMipmappedArray(ref, reinterpret_cast<CUmipmappedArray>(0x10),
-                                      CU_TRSA_OVERRIDE_FORMAT));
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetMipmappedArray(ref, mipmapped, CU_TRSA_OVERRIDE_FORMAT));
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetFlags(ref, CU_TRSF_NORMALIZED_COORDINATES));
+  CUmipmappedArray bound = nullptr;
+  EXPECT_CU(CUDA_SUCCESS, cuTexRefGetMipmappedArray(&bound, ref));
+  EXPECT_EQ(bound, mipmapped);
+  CUarray array = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuTexRefGetArray(&array, ref));
+  std::vector<float> coords;
+  for (int y = 0; y < kHeight; ++y) {
+    for (int x = 0; x < kWidth; ++x) {
+      coords.push_back((x + 0.5f) / kWidth);
+      coords.push_back((y + 0.5f) / kHeight);
+    }
+  }
+  unsigned n = static_cast<unsigned>(coords.size() / 2);
+  CUdeviceptr d_coords = CudaUpload(coords), d_out = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&d_out, n * sizeof(float)));
+  void* params[] = {&d_coords, &d_out, &n};
+  ASSERT_CU(CUDA_SUCCESS, cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
+  const std::vector<float> got = CudaDownload<float>(d_out, n);
+  for (unsigned i = 0; i < n; ++i) ASSERT_EQ(got[i], texels[i]) << "texel " << i;
+
+  // HIP: hipBindTextureToMipmappedArray, hipTexRefGetMipMappedArray.
   hipModule_t hip_module = nullptr;
   ASSERT_NE(LoadHipKernel(kSampleRefGlsl, "sample_ref", &hip_module), nullptr);
   textureReference* hip_ref = nullptr;
   ASSERT_HIP(hipSuccess, hipModuleGetTexRef(&hip_ref, hip_module, "image_ref"));
   hipChannelFormatDesc channel = {32, 0, 0, 0, hipChannelFormatKindFloat};
-  EXPECT_HIP(hipErrorNotSupported,
-             hipBindTextureToMipmappedArray(
-                 hip_ref, reinterpret_cast<hipMipmappedArray_const_t>(0x10), &channel));
-  EXPECT_HIP(hipErrorNotSupported,
-             hipTexRefSetMipmappedArray(hip_ref, reinterpret_cast<hipMipmappedArray*>(0x10),
-                                        HIP_TRSA_OVERRIDE_FORMAT));
+  auto hip_mipmapped = reinterpret_cast<hipMipmappedArray_t>(mipmapped);
+  ASSERT_HIP(hipSuccess, hipBindTextureToMipmappedArray(hip_ref, hip_mipmapped, &channel));
+  hipMipmappedArray_t hip_bound = nullptr;
+  EXPECT_HIP(hipSuccess, hipTexRefGetMipMappedArray(&hip_bound, hip_ref));
+  EXPECT_EQ(hip_bound, hip_mipmapped);
+  EXPECT_HIP(hipSuccess,
+             hipTexRefSetMipmappedArray(hip_ref, hip_mipmapped, HIP_TRSA_OVERRIDE_FORMAT));
   EXPECT_HIP(hipSuccess, hipModuleUnload(hip_module));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d_coords));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d_out));
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuMipmappedArrayDestroy(mipmapped));
 }
 
 }  // namespace

@@ -283,10 +283,10 @@ TEST_F(TextureConformance, BadTextureDescriptorsAreInvalidValueAndCreateNothing)
   v.format = CU_RES_VIEW_FORMAT_UINT_1X8;
   v.width = 4;
   EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&tex, &good_r, &good_t, &v));
-  // Mipmapped arrays are not offered yet.
+  // A mipmapped-array resource whose handle is an array's.
   r = good_r;
   r.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuTexObjectCreate(&tex, &r, &good_t, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&tex, &r, &good_t, nullptr));
 
   // Nothing was written, and the array is still usable.
   EXPECT_EQ(tex, 0x1234u);

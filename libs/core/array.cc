@@ -20,8 +20,9 @@ uint8_t* HostPointer(uint64_t address) {
   return reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(address));
 }
 
-absl::Status ValidateShape(const ArrayDescriptor& d, bool three_d) {
-  const char* api = three_d ? "cuArray3DCreate" : "cuArrayCreate";
+}  // namespace
+
+absl::Status ValidateArrayShape(const ArrayDescriptor& d, const char* api) {
   if (ArrayElementBytes(d.format, d.channels) == 0) {
     return Error(ErrorCode::kInvalidValue, api, ": Format 0x", absl::Hex(d.format), " with ",
                  d.channels, " channels is not an array format (1, 2 or 4 channels of ",
@@ -57,8 +58,30 @@ absl::Status ValidateShape(const ArrayDescriptor& d, bool three_d) {
     return Error(ErrorCode::kInvalidValue, api,
                  ": CUDA_ARRAY3D_TEXTURE_GATHER is for 2-D arrays only");
   }
+  // Extents past 32 bits fit no device (Vulkan extents are 32-bit).
+  if (d.width > UINT32_MAX || d.height > UINT32_MAX || d.depth > UINT32_MAX) {
+    return Error(ErrorCode::kInvalidValue, api, ": extent ", d.width, " x ", d.height, " x ",
+                 d.depth, " is larger than any device array");
+  }
   return absl::OkStatus();
 }
+
+ImageDesc ArrayImageDesc(const ArrayDescriptor& desc, uint32_t levels) {
+  ImageDesc image;
+  image.format = static_cast<ArrayFormat>(desc.format);
+  image.channels = desc.channels;
+  image.width = desc.width;
+  image.height = desc.height;
+  image.depth = desc.depth;
+  image.layered = (desc.flags & kArrayLayered) != 0;
+  image.cubemap = (desc.flags & kArrayCubemap) != 0;
+  image.storage = (desc.flags & kArraySurfaceLoadStore) != 0;
+  image.gather = (desc.flags & kArrayTextureGather) != 0;
+  image.levels = levels;
+  return image;
+}
+
+namespace {
 
 // One linear end of an array copy, resolved.
 struct LinearEnd {
@@ -127,6 +150,7 @@ absl::StatusOr<std::pair<Array*, ImageBox>> ResolveArrayEnd(Context* context, co
                  copy.width, ") must be multiples of the array's ", size, "-byte elements");
   }
   ImageBox box;
+  box.level = array->level();
   box.x = end.x / size;
   box.y = end.y;
   box.z = end.z;
@@ -328,24 +352,9 @@ absl::Status ArrayCreate(HandleOut out, const ArrayDescriptor& desc, bool three_
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
   const char* api = three_d ? "cuArray3DCreate" : "cuArrayCreate";
   if (out.is_null()) return Error(ErrorCode::kInvalidValue, api, ": pHandle is null");
-  SH_RETURN_IF_ERROR(ValidateShape(desc, three_d));
-  ImageDesc image;
-  image.format = static_cast<ArrayFormat>(desc.format);
-  image.channels = desc.channels;
-  image.width = desc.width;
-  image.height = desc.height;
-  image.depth = desc.depth;
-  image.layered = (desc.flags & kArrayLayered) != 0;
-  image.cubemap = (desc.flags & kArrayCubemap) != 0;
-  image.storage = (desc.flags & kArraySurfaceLoadStore) != 0;
-  image.gather = (desc.flags & kArrayTextureGather) != 0;
-  // Extents past 32 bits fit no device (Vulkan extents are 32-bit).
-  if (desc.width > UINT32_MAX || desc.height > UINT32_MAX || desc.depth > UINT32_MAX) {
-    return Error(ErrorCode::kInvalidValue, api, ": extent ", desc.width, " x ", desc.height, " x ",
-                 desc.depth, " is larger than any device array");
-  }
+  SH_RETURN_IF_ERROR(ValidateArrayShape(desc, api));
   SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendImage> backend_image,
-                      context->device()->backend()->CreateImage(image));
+                      context->device()->backend()->CreateImage(ArrayImageDesc(desc, 1)));
   auto array = std::make_unique<Array>(context, desc, ArrayElementBytes(desc.format, desc.channels),
                                        std::move(backend_image));
   out.Set(array->handle());
@@ -357,6 +366,10 @@ absl::Status ArrayDestroy(uint64_t handle) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_ASSIGN_OR_RETURN(Array * array,
                       ResolveArray(handle, ErrorCode::kInvalidHandle, "cuArrayDestroy"));
+  if (array->mipmapped_array() != 0) {
+    return Error(ErrorCode::kInvalidValue, "cuArrayDestroy: array 0x", absl::Hex(handle),
+                 " is a level of a mipmapped array; it goes with cuMipmappedArrayDestroy");
+  }
   // Pending copies name the image: let them finish first, as cuMemFree does.
   absl::Status status = array->context()->Synchronize();
   array->context()->Destroy(array);

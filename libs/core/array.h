@@ -44,13 +44,17 @@ class Array : public Object {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kArray;
 
+  // `level` > 0 or `mipmapped` != 0: a level of a mipmapped array (the
+  // handle `mipmapped`), sharing its image (mipmapped_array.h).
   Array(Context* context, const ArrayDescriptor& desc, uint32_t element_bytes,
-        std::shared_ptr<BackendImage> image)
+        std::shared_ptr<BackendImage> image, uint32_t level = 0, uint64_t mipmapped = 0)
       : Object(kKind),
         context_(context),
         desc_(desc),
         element_bytes_(element_bytes),
-        image_(std::move(image)) {}
+        image_(std::move(image)),
+        level_(level),
+        mipmapped_(mipmapped) {}
 
   Context* context() const { return context_; }
   const ArrayDescriptor& desc() const { return desc_; }
@@ -64,12 +68,18 @@ class Array : public Object {
   // slice, `slices()` slices (the layers of a layered or cubemap array).
   uint64_t rows() const { return desc_.height == 0 ? 1 : desc_.height; }
   uint64_t slices() const { return desc_.depth == 0 ? 1 : desc_.depth; }
+  // The mip level of the image this array is (0 for plain arrays), and the
+  // handle of the mipmapped array it belongs to (0: none).
+  uint32_t level() const { return level_; }
+  uint64_t mipmapped_array() const { return mipmapped_; }
 
  private:
   Context* const context_;
   const ArrayDescriptor desc_;
   const uint32_t element_bytes_;
   const std::shared_ptr<BackendImage> image_;
+  const uint32_t level_;
+  const uint64_t mipmapped_;
 };
 
 // Bytes of one element of `format` with `channels` channels; 0 when CUDA
@@ -80,8 +90,13 @@ uint32_t ArrayElementBytes(uint32_t format, uint32_t channels);
 // are 0). Bad shapes, formats, channel counts and flags, and shapes or
 // formats the device cannot hold, are kInvalidValue.
 absl::Status ArrayCreate(HandleOut out, const ArrayDescriptor& desc, bool three_d);
+// The checks of ArrayCreate (`api` names the call in messages) and the
+// image that `desc` with `levels` mip levels describes.
+absl::Status ValidateArrayShape(const ArrayDescriptor& desc, const char* api);
+ImageDesc ArrayImageDesc(const ArrayDescriptor& desc, uint32_t levels);
 // Waits for the context's work, then frees the array (kInvalidHandle for a
-// null or destroyed one).
+// null or destroyed one; kInvalidValue for a level of a mipmapped array,
+// which goes with its mipmapped array).
 absl::Status ArrayDestroy(uint64_t array);
 absl::Status ArrayGetDescriptor(uint64_t array, ArrayDescriptor* out);
 

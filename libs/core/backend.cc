@@ -137,6 +137,11 @@ absl::StatusOr<std::shared_ptr<BackendResourceView>> BackendDevice::CreateResour
   return Error(ErrorCode::kNotSupported, "this backend cannot bind textures or surfaces");
 }
 
+absl::StatusOr<std::shared_ptr<BackendResourceView>> BackendDevice::CreateStagedView(
+    const ImageDesc&, const BindingViewDesc&) {
+  return Error(ErrorCode::kNotSupported, "this backend cannot bind textures over pitched memory");
+}
+
 absl::StatusOr<std::shared_ptr<BackendResourceView>> BackendDevice::CreateBufferView(
     BackendAllocation*, uint64_t, uint64_t, ArrayFormat, uint32_t, bool) {
   return Error(ErrorCode::kNotSupported, "this backend cannot bind textures over linear memory");

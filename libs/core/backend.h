@@ -245,7 +245,8 @@ struct ResourceBinding {
 // The sampler of a texture view (CUDA_TEXTURE_DESC as Vulkan can express
 // it; core has mapped CUDA's rules onto these fields).
 enum class SamplerAddress : uint8_t { kWrap, kClamp, kMirror, kBorder };
-enum class BorderColor : uint8_t { kTransparentBlack, kOpaqueBlack, kOpaqueWhite };
+// kCustom: `SamplerDesc::border_color` (VK_EXT_custom_border_color).
+enum class BorderColor : uint8_t { kTransparentBlack, kOpaqueBlack, kOpaqueWhite, kCustom };
 
 struct SamplerDesc {
   std::array<SamplerAddress, 3> address = {SamplerAddress::kClamp, SamplerAddress::kClamp,
@@ -253,6 +254,16 @@ struct SamplerDesc {
   bool linear = false;
   bool normalized_coordinates = false;
   BorderColor border = BorderColor::kTransparentBlack;
+  // kCustom only: the colour, as floats (integer reads take the values as
+  // integers).
+  std::array<float, 4> border_color = {};
+  // Mipmapped images: linear filtering between levels, the bias added to
+  // the level a sample computes, and the clamps of that level (relative
+  // to the view's first level).
+  bool mipmap_linear = false;
+  float level_bias = 0;
+  float min_level = 0;
+  float max_level = 0;
 };
 
 // What a kernel binds for one texture or surface parameter: a view of an
@@ -269,13 +280,22 @@ struct BindingViewDesc {
   bool srgb = false;
   uint32_t first_layer = 0;
   uint32_t layer_count = 1;
+  // The mip levels it shows (mipmapped arrays; 0 and 1 otherwise).
+  uint32_t first_level = 0;
+  uint32_t level_count = 1;
   SamplerDesc sampler;  // kSampledImage only
 };
 
-// A view a launch binds; immutable. It keeps its image alive.
+// A view a launch binds; immutable once bound. It keeps its image alive.
 class BackendResourceView {
  public:
   virtual ~BackendResourceView() = default;
+  // Views made by CreateStagedView (textures over pitched memory): the
+  // linear memory that each dispatch binding the view copies the whole
+  // image from, in its own submission, before it runs. Core sets it while
+  // it alone holds the view (between launches); the caller keeps the
+  // memory alive while the view is bound.
+  virtual void SetStagingSource(const ImageBufferSide& /*source*/) {}
 };
 
 // What the backend needs to launch one kernel; everything is validated by
@@ -544,6 +564,12 @@ class BackendDevice {
   // not fit the image.
   virtual absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateResourceView(
       std::shared_ptr<BackendImage> image, const BindingViewDesc& desc);
+  // A texture view of an image of its own, made as CreateImage and
+  // CreateResourceView do, that each dispatch binding it first fills from
+  // the view's staging source (BackendResourceView::SetStagingSource): a
+  // texture over pitched memory, which Vulkan cannot view as an image.
+  virtual absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateStagedView(
+      const ImageDesc& image, const BindingViewDesc& desc);
   // A view of `size` bytes of `allocation` from `offset` (a multiple of
   // DeviceProperties::texture_alignment) as texels of `format` with
   // `channels` channels, read as normalised floats when `normalized`

@@ -138,8 +138,12 @@ absl::Status ExternalMemoryGetMappedBuffer(uint64_t* dptr, uint64_t external, ui
 absl::Status ExternalMemoryGetMappedMipmappedArray(uint64_t external) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_RETURN_IF_ERROR(Resolve(external, "cuExternalMemoryGetMappedMipmappedArray").status());
+  // An image over imported memory must be created for external memory
+  // (VkExternalMemoryImageCreateInfo) with exactly the exporter's
+  // parameters, which the descriptor does not all carry; not offered yet.
   return Error(ErrorCode::kNotSupported,
-               "cuExternalMemoryGetMappedMipmappedArray: mipmapped arrays are not available yet");
+               "cuExternalMemoryGetMappedMipmappedArray: mipmapped arrays over external memory ",
+               "are not supported yet");
 }
 
 absl::Status DestroyExternalMemory(uint64_t external) {

@@ -30,6 +30,7 @@ enum class ObjectKind : uint8_t {
   kSurfObject,      // CUsurfObject, hipSurfaceObject_t
   kExternalMemory,  // cuImportExternalMemory
   kSurfRef,         // CUsurfref (cuModuleGetSurfRef)
+  kMipmappedArray,  // CUmipmappedArray, hipMipmappedArray_t
 };
 
 // Why a lookup failed.

@@ -1,5 +1,6 @@
 #include "core/texture.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -8,6 +9,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/memory.h"
+#include "core/mipmapped_array.h"
 #include "core/module.h"
 #include "core/status.h"
 #include "core/texture_ref.h"
@@ -37,6 +39,7 @@ struct Texels {
   uint32_t format = 0;
   uint32_t channels = 0;
   Array* array = nullptr;
+  MipmappedArray* mipmapped = nullptr;
 };
 
 absl::StatusOr<Texels> ValidateResource(Context* context, const ResourceDesc& r, const char* api) {
@@ -56,9 +59,17 @@ absl::StatusOr<Texels> ValidateResource(Context* context, const ResourceDesc& r,
       texels.channels = texels.array->desc().channels;
       return texels;
     }
-    case ResourceType::kMipmappedArray:
-      return Error(ErrorCode::kNotSupported, api,
-                   ": mipmapped-array resources are not supported yet");
+    case ResourceType::kMipmappedArray: {
+      SH_ASSIGN_OR_RETURN(texels.mipmapped,
+                          ResolveMipmappedArray(r.mipmapped_array, ErrorCode::kInvalidValue, api));
+      if (texels.mipmapped->context()->device() != context->device()) {
+        return Error(ErrorCode::kInvalidValue, api,
+                     ": the mipmapped array belongs to another device");
+      }
+      texels.format = texels.mipmapped->desc().format;
+      texels.channels = texels.mipmapped->desc().channels;
+      return texels;
+    }
     case ResourceType::kLinear:
     case ResourceType::kPitch2D:
       break;
@@ -128,6 +139,11 @@ absl::Status ValidateTexture(const TextureDesc& t, const Texels& texels, const c
   for (float c : t.border_color) {
     if (std::isnan(c)) return Error(ErrorCode::kInvalidValue, api, ": borderColor is NaN");
   }
+  if (std::isnan(t.mipmap_level_bias) || std::isnan(t.min_mipmap_level_clamp) ||
+      std::isnan(t.max_mipmap_level_clamp)) {
+    return Error(ErrorCode::kInvalidValue, api,
+                 ": mipmapLevelBias, minMipmapLevelClamp or maxMipmapLevelClamp is NaN");
+  }
   const bool integer = IsIntegerFormat(texels.format);
   // CUDA: linear filtering returns floats, so integer texels must be read
   // as normalised floats to be filtered.
@@ -154,15 +170,24 @@ absl::Status ValidateTexture(const TextureDesc& t, const Texels& texels, const c
 absl::Status ValidateView(const ResourceViewDesc& v, const ResourceDesc& r, const Texels& texels,
                           const char* api) {
   // CUDA: a view applies to (mipmapped) arrays only.
-  if (r.type != ResourceType::kArray) {
+  if (r.type != ResourceType::kArray && r.type != ResourceType::kMipmappedArray) {
     return Error(ErrorCode::kInvalidValue, api, ": a resource view needs an array resource");
   }
-  const ArrayDescriptor& d = texels.array->desc();
+  const uint32_t levels = texels.mipmapped != nullptr ? texels.mipmapped->levels() : 1;
+  if (v.first_mipmap_level > v.last_mipmap_level || v.last_mipmap_level >= levels) {
+    return Error(ErrorCode::kInvalidValue, api, ": mipmap levels ", v.first_mipmap_level, "..",
+                 v.last_mipmap_level, " of an array with ", levels);
+  }
+  // The view's first level is its level 0: the extent is that level's.
+  const ArrayDescriptor d = texels.mipmapped != nullptr
+                                ? texels.mipmapped->LevelDesc(v.first_mipmap_level)
+                                : texels.array->desc();
+  const uint32_t element = ArrayElementBytes(d.format, d.channels);
   if (v.format != 0) {
     const uint32_t bytes = ResourceViewElementBytes(v.format);
-    if (bytes == 0 || bytes != texels.array->element_bytes()) {
+    if (bytes == 0 || bytes != element) {
       return Error(ErrorCode::kInvalidValue, api, ": view format 0x", absl::Hex(v.format),
-                   " does not match the array's ", texels.array->element_bytes(), "-byte elements");
+                   " does not match the array's ", element, "-byte elements");
     }
   }
   const bool layered = (d.flags & (kArrayLayered | kArrayCubemap)) != 0;
@@ -171,10 +196,6 @@ absl::Status ValidateView(const ResourceViewDesc& v, const ResourceDesc& r, cons
     return Error(ErrorCode::kInvalidValue, api, ": view extent ", v.width, " x ", v.height, " x ",
                  v.depth, " differs from the array's ", d.width, " x ", d.height, " x ",
                  view_depth);
-  }
-  if (v.first_mipmap_level != 0 || v.last_mipmap_level != 0) {
-    return Error(ErrorCode::kInvalidValue, api, ": mipmap levels ", v.first_mipmap_level, "..",
-                 v.last_mipmap_level, " of an array with one level");
   }
   const uint64_t layers = layered ? d.depth : 1;
   if (v.first_layer > v.last_layer || v.last_layer >= layers) {
@@ -249,9 +270,8 @@ TexelNumeric RawNumeric(uint32_t format) {
 }
 
 // The layers a view shows: those a resource view names, else all.
-void ViewLayers(const Array& array, const std::optional<ResourceViewDesc>& view,
+void ViewLayers(const ArrayDescriptor& d, const std::optional<ResourceViewDesc>& view,
                 BindingViewDesc* desc) {
-  const ArrayDescriptor& d = array.desc();
   const bool layers = (d.flags & (kArrayLayered | kArrayCubemap)) != 0;
   desc->first_layer = 0;
   desc->layer_count = layers ? static_cast<uint32_t>(d.depth) : 1;
@@ -283,21 +303,25 @@ absl::StatusOr<Array*> BoundArray(const Function& function, Context* object_cont
   return array;
 }
 
+// The view and sampler of `texture` for a kernel that declares `declared`,
+// over texels of `shape` (an array's descriptor, or the extent of pitched
+// memory).
 absl::StatusOr<BindingViewDesc> TextureBinding(const Function& function,
                                                const ResourceParamInfo& declared,
-                                               const TextureObject& texture, const Array& array) {
+                                               const TextureObject& texture,
+                                               const ArrayDescriptor& shape) {
   const uint32_t param = declared.binding;
   const std::string& name = function.info().name;
   BindingViewDesc desc;
   desc.kind = ResourceKind::kSampledImage;
-  desc.dimension = ArrayDimension(array.desc());
+  desc.dimension = ArrayDimension(shape);
   if (desc.dimension != declared.dimension) {
     return Error(ErrorCode::kInvalidValue, "launch: parameter ", param, " of '", name, "' is a ",
-                 DimensionName(declared.dimension), " texture, but its array is ",
+                 DimensionName(declared.dimension), " texture, but its resource is ",
                  DimensionName(desc.dimension));
   }
   const TextureDesc& t = texture.texture();
-  const uint32_t format = array.desc().format;
+  const uint32_t format = shape.format;
   const bool as_integer = (t.flags & kTexReadAsInteger) != 0;
   // CUDA promotes 8- and 16-bit integers to normalised floats unless
   // CU_TRSF_READ_AS_INTEGER; 32-bit integers are always read as integers.
@@ -315,12 +339,12 @@ absl::StatusOr<BindingViewDesc> TextureBinding(const Function& function,
     const uint32_t f = texture.view()->format - 1;
     static constexpr uint32_t kViewFormats[8] = {0x01, 0x08, 0x02, 0x09, 0x03, 0x0a, 0x10, 0x20};
     static constexpr uint32_t kChannels[3] = {1, 2, 4};
-    if (kViewFormats[f / 3] != format || kChannels[f % 3] != array.desc().channels) {
+    if (kViewFormats[f / 3] != format || kChannels[f % 3] != shape.channels) {
       return Error(ErrorCode::kNotSupported, "launch: parameter ", param, " of '", name,
                    "': resource views that change the texel format are not supported yet");
     }
   }
-  ViewLayers(array, texture.view(), &desc);
+  ViewLayers(shape, texture.view(), &desc);
   SamplerDesc& sampler = desc.sampler;
   const bool cube =
       desc.dimension == ViewDimension::kCube || desc.dimension == ViewDimension::kCubeArray;
@@ -353,9 +377,10 @@ absl::StatusOr<BindingViewDesc> TextureBinding(const Function& function,
     } else if (c == std::array<float, 4>{1, 1, 1, 1}) {
       sampler.border = BorderColor::kOpaqueWhite;
     } else {
-      return Error(ErrorCode::kNotSupported, "launch: parameter ", param, " of '", name,
-                   "': border colours other than (0,0,0,0), (0,0,0,1) and (1,1,1,1) are not ",
-                   "supported yet");
+      // The backend refuses it (kNotSupported) where the device has no
+      // custom border colours.
+      sampler.border = BorderColor::kCustom;
+      sampler.border_color = c;
     }
   }
   return desc;
@@ -369,11 +394,6 @@ absl::StatusOr<std::shared_ptr<BackendResourceView>> LinearBinding(
   const uint32_t param = declared.binding;
   const std::string& name = function.info().name;
   const ResourceDesc& r = texture.resource();
-  if (r.type == ResourceType::kPitch2D) {
-    return Error(ErrorCode::kNotSupported, "launch: parameter ", param, " of '", name,
-                 "' is a texture over pitched memory; kernels cannot bind those yet ",
-                 "(docs/kernel-abi.md)");
-  }
   if (declared.dimension != ViewDimension::kBuffer) {
     return Error(ErrorCode::kInvalidValue, "launch: parameter ", param, " of '", name, "' is a ",
                  DimensionName(declared.dimension),
@@ -396,6 +416,111 @@ absl::StatusOr<std::shared_ptr<BackendResourceView>> LinearBinding(
   return function.module()->context()->device()->backend()->CreateBufferView(
       memory->allocation->backend.get(), memory->offset, r.size_bytes,
       static_cast<ArrayFormat>(r.format), r.channels, normalized);
+}
+
+// A texture over pitched memory, sampled as a 2-D texture (sampler2D)
+// from an image of the object's pool that the launch's dispatch fills from
+// the memory first (staged_views.h). The memory is resolved at every
+// launch, as it may be freed and reused between launches.
+absl::StatusOr<std::shared_ptr<BackendResourceView>> PitchedBinding(
+    const Function& function, const ResourceParamInfo& declared, TextureObject& texture) {
+  const uint32_t param = declared.binding;
+  const std::string& name = function.info().name;
+  const ResourceDesc& r = texture.resource();
+  ArrayDescriptor shape;
+  shape.width = r.width;
+  shape.height = r.height;
+  shape.format = r.format;
+  shape.channels = r.channels;
+  SH_ASSIGN_OR_RETURN(BindingViewDesc desc, TextureBinding(function, declared, texture, shape));
+  const uint32_t element = ArrayElementBytes(r.format, r.channels);
+  // Vulkan copies whole texels: rows and the start must be texel-aligned
+  // (the device's texture and pitch alignments normally see to it).
+  if (r.pitch % element != 0 || r.address % element != 0) {
+    return Error(ErrorCode::kNotSupported, "launch: parameter ", param, " of '", name,
+                 "': pitched memory whose address or pitch is not a multiple of its ", element,
+                 "-byte texels cannot be sampled here");
+  }
+  const uint64_t span = r.pitch * (r.height - 1) + r.width * element;
+  absl::StatusOr<ResolvedPointer> memory = ResolveDeviceRange(r.address, span, "launch");
+  if (!memory.ok() || memory->allocation == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "launch: the memory of the texture object of parameter ",
+                 param, " of '", name, "' was freed");
+  }
+  ImageDesc image;
+  image.format = static_cast<ArrayFormat>(r.format);
+  image.channels = r.channels;
+  image.width = r.width;
+  image.height = r.height;
+  std::shared_ptr<StagedViews> pool =
+      texture.staged_views(function.module()->context()->device()->backend(), image, desc);
+  ImageBufferSide source;
+  source.range = BufferRange{memory->allocation->backend.get(), memory->offset};
+  source.row_texels = r.pitch / element;
+  return pool->Take(source);
+}
+
+// A texture over a mipmapped array: a view of the levels the resource view
+// names (all without one) with a sampler that filters between them as
+// CUDA_TEXTURE_DESC's mipmap fields say. Made once, as for arrays.
+absl::StatusOr<std::shared_ptr<BackendResourceView>> MipmappedBinding(
+    const Function& function, const ResourceParamInfo& declared, TextureObject& texture) {
+  HandleState state;
+  MipmappedArray* mipmapped = LookupAs<MipmappedArray>(texture.resource().mipmapped_array, &state);
+  if (mipmapped == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "launch: the mipmapped array of the texture object of ",
+                 "parameter ", declared.binding, " of '", function.info().name, "' was destroyed");
+  }
+  if (auto view = texture.bound_views().Find(declared.dimension, declared.numeric)) return view;
+  // Vulkan samples several levels only with normalised coordinates.
+  if ((texture.texture().flags & kTexNormalizedCoordinates) == 0) {
+    return Error(ErrorCode::kNotSupported, "launch: parameter ", declared.binding, " of '",
+                 function.info().name, "': mipmapped textures need normalised coordinates ",
+                 "(CU_TRSF_NORMALIZED_COORDINATES) here");
+  }
+  uint32_t first = 0, last = mipmapped->levels() - 1;
+  if (texture.view().has_value()) {
+    first = texture.view()->first_mipmap_level;
+    last = texture.view()->last_mipmap_level;
+  }
+  SH_ASSIGN_OR_RETURN(BindingViewDesc desc,
+                      TextureBinding(function, declared, texture, mipmapped->LevelDesc(first)));
+  desc.first_level = first;
+  desc.level_count = last - first + 1;
+  const TextureDesc& t = texture.texture();
+  SamplerDesc& sampler = desc.sampler;
+  sampler.mipmap_linear = t.mipmap_filter_mode == kFilterLinear;
+  // CUDA: the clamps are relative to the view's first level, as Vulkan's
+  // are to the view's base level.
+  sampler.level_bias = t.mipmap_level_bias;
+  sampler.min_level = t.min_mipmap_level_clamp;
+  sampler.max_level = std::max(t.max_mipmap_level_clamp, t.min_mipmap_level_clamp);
+  return texture.bound_views().Get(mipmapped->context()->device()->backend(),
+                                   mipmapped->shared_image(), desc);
+}
+
+// A texture over anything but an array, of the launch's context.
+absl::StatusOr<std::shared_ptr<BackendResourceView>> MemoryBinding(
+    const Function& function, const ResourceParamInfo& declared, TextureObject& texture) {
+  switch (texture.resource().type) {
+    case ResourceType::kPitch2D:
+      return PitchedBinding(function, declared, texture);
+    case ResourceType::kMipmappedArray:
+      return MipmappedBinding(function, declared, texture);
+    default:
+      return LinearBinding(function, declared, texture);
+  }
+}
+
+// A texture over an array, which may be one level of a mipmapped array.
+absl::StatusOr<BindingViewDesc> ArrayTextureBinding(const Function& function,
+                                                    const ResourceParamInfo& declared,
+                                                    const TextureObject& texture,
+                                                    const Array& array) {
+  SH_ASSIGN_OR_RETURN(BindingViewDesc desc,
+                      TextureBinding(function, declared, texture, array.desc()));
+  desc.first_level = array.level();
+  return desc;
 }
 
 absl::StatusOr<BindingViewDesc> SurfaceBinding(const Function& function,
@@ -424,7 +549,8 @@ absl::StatusOr<BindingViewDesc> SurfaceBinding(const Function& function,
                  "' declares a texel format that is not its array's (format 0x",
                  absl::Hex(d.format), ", ", d.channels, " channels)");
   }
-  ViewLayers(array, std::nullopt, &desc);
+  ViewLayers(array.desc(), std::nullopt, &desc);
+  desc.first_level = array.level();
   return desc;
 }
 
@@ -433,12 +559,13 @@ absl::StatusOr<std::shared_ptr<BackendResourceView>> BindTexture(const Function&
                                                                  TextureObject& object) {
   if (object.context() == function.module()->context() &&
       object.resource().type != ResourceType::kArray) {
-    return LinearBinding(function, declared, object);
+    return MemoryBinding(function, declared, object);
   }
   SH_ASSIGN_OR_RETURN(Array * array, BoundArray(function, object.context(), object.resource(),
                                                 declared.binding, true));
   if (auto view = object.bound_views().Find(declared.dimension, declared.numeric)) return view;
-  SH_ASSIGN_OR_RETURN(BindingViewDesc desc, TextureBinding(function, declared, object, *array));
+  SH_ASSIGN_OR_RETURN(BindingViewDesc desc,
+                      ArrayTextureBinding(function, declared, object, *array));
   return object.bound_views().Get(*array, desc);
 }
 
@@ -493,16 +620,29 @@ std::shared_ptr<BackendResourceView> BoundViews::Find(ViewDimension dimension,
 
 absl::StatusOr<std::shared_ptr<BackendResourceView>> BoundViews::Get(const Array& array,
                                                                      const BindingViewDesc& desc) {
+  return Get(array.context()->device()->backend(), array.shared_image(), desc);
+}
+
+absl::StatusOr<std::shared_ptr<BackendResourceView>> BoundViews::Get(
+    BackendDevice* device, const std::shared_ptr<BackendImage>& image,
+    const BindingViewDesc& desc) {
   MutexLock lock(&mutex_);
   for (const auto& entry : entries_) {
     if (entry->dimension == desc.dimension && entry->numeric == desc.numeric) return entry->view;
   }
-  SH_ASSIGN_OR_RETURN(
-      std::shared_ptr<BackendResourceView> view,
-      array.context()->device()->backend()->CreateResourceView(array.shared_image(), desc));
+  SH_ASSIGN_OR_RETURN(std::shared_ptr<BackendResourceView> view,
+                      device->CreateResourceView(image, desc));
   entries_.push_back(std::make_unique<Entry>(Entry{desc.dimension, desc.numeric, view}));
   if (entries_.size() == 1) first_.store(entries_.front().get(), std::memory_order_release);
   return view;
+}
+
+std::shared_ptr<StagedViews> TextureObject::staged_views(BackendDevice* device,
+                                                         const ImageDesc& image,
+                                                         const BindingViewDesc& desc) {
+  MutexLock lock(&staged_mutex_);
+  if (staged_views_ == nullptr) staged_views_ = std::make_shared<StagedViews>(device, image, desc);
+  return staged_views_;
 }
 
 absl::Status ResolveLaunchResources(const Function& function, const uint8_t* params,

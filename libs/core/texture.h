@@ -9,7 +9,8 @@
 // same code:
 //  - null outputs and null descriptors, unknown resource types, non-zero
 //    resource flags, address modes other than wrap/clamp/mirror/border,
-//    filters other than point/linear, unknown texture flags: kInvalidValue;
+//    filters other than point/linear, unknown texture flags, a NaN border
+//    colour, level bias or level clamp: kInvalidValue;
 //  - an array resource that is null, destroyed or not an array,
 //    linear/pitched memory outside one device allocation, misaligned
 //    (CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT / _PITCH_ALIGNMENT), or with a
@@ -19,7 +20,9 @@
 //    8-bit unsigned texels: kInvalidValue;
 //  - a surface over anything but an array created with
 //    CUDA_ARRAY3D_SURFACE_LDST: kInvalidValue (CUDA's rule);
-//  - mipmapped-array resources: kNotSupported (no mipmapped arrays yet);
+//  - a mipmapped-array resource that is null or destroyed: kInvalidValue;
+//    a resource view's mipmap levels must exist, and its extent is that of
+//    its first level (which becomes the view's level 0);
 //  - a null or destroyed object handle: kInvalidHandle.
 // Objects belong to the context current at creation and go with it.
 #ifndef STREAMHAL_CORE_TEXTURE_H_
@@ -37,6 +40,7 @@
 #include "core/backend.h"
 #include "core/handle.h"
 #include "core/mutex.h"
+#include "core/staged_views.h"
 
 namespace streamhal {
 
@@ -125,6 +129,10 @@ class BoundViews {
   // backend on first use.
   absl::StatusOr<std::shared_ptr<BackendResourceView>> Get(const Array& array,
                                                            const BindingViewDesc& desc);
+  // The same for `image` (a mipmapped array's), made on `device`.
+  absl::StatusOr<std::shared_ptr<BackendResourceView>> Get(
+      BackendDevice* device, const std::shared_ptr<BackendImage>& image,
+      const BindingViewDesc& desc);
 
  private:
   struct Entry {
@@ -153,6 +161,10 @@ class TextureObject : public Object {
   const TextureDesc& texture() const { return texture_; }
   const std::optional<ResourceViewDesc>& view() const { return view_; }
   BoundViews& bound_views() { return bound_views_; }
+  // Over pitched memory: the pool of images launches copy the memory into
+  // (staged_views.h), made on the first launch with what it needs.
+  std::shared_ptr<StagedViews> staged_views(BackendDevice* device, const ImageDesc& image,
+                                            const BindingViewDesc& desc);
 
  private:
   Context* const context_;
@@ -160,6 +172,8 @@ class TextureObject : public Object {
   const TextureDesc texture_;
   const std::optional<ResourceViewDesc> view_;
   BoundViews bound_views_;
+  Mutex staged_mutex_;
+  std::shared_ptr<StagedViews> staged_views_ ABSL_GUARDED_BY(staged_mutex_);
 };
 
 class SurfaceObject : public Object {
@@ -220,9 +234,11 @@ using LaunchResources = absl::InlinedVector<std::shared_ptr<BackendResourceView>
 // destroyed texture, any other value), an object of another context, or
 // one whose array was destroyed is kInvalidValue; a shape, texel type or
 // sampler the kernel's declaration cannot read is kInvalidValue; what the
-// device cannot bind yet (linear and pitched memory, unnormalised
-// coordinates on 3-D, layered or cubemap textures, border colours other
-// than transparent or opaque black and opaque white) is kNotSupported.
+// device cannot bind (unnormalised coordinates on 3-D, layered or cubemap
+// textures; border colours other than transparent or opaque black and
+// opaque white without VK_EXT_custom_border_color) is kNotSupported.
+// Textures over pitched memory bind an image of the object's pool that the
+// dispatch fills from the memory first (staged_views.h).
 absl::Status ResolveLaunchResources(const Function& function, const uint8_t* params,
                                     LaunchResources* out);
 

@@ -170,18 +170,31 @@ class Translator {
   }
 
   void ImageCopy(const ImageCopyCommand& c) {
-    // Images rest in GENERAL (image.h); a copy moves them to the transfer
-    // layout for itself and back, so every other command still finds
-    // GENERAL. A copy within one image stays in GENERAL (Vulkan requires it
-    // when source and destination are the same image).
+    // Images rest in GENERAL (image.h); a copy moves the subresources it
+    // touches (one mip level, some layers) to the transfer layout for itself
+    // and back, so every other command still finds GENERAL. A copy whose
+    // source and destination share subresources of one image stays in
+    // GENERAL (Vulkan requires it); between two levels of one image (a
+    // mipmapped array) each level takes its own layout.
     constexpr VkImageLayout kRest = VK_IMAGE_LAYOUT_GENERAL;
-    const bool same = c.src_image == c.dst_image;
+    const bool to_image = c.kind != ImageCopyCommand::Kind::kImageToBuffer;
+    const bool from_image = c.kind != ImageCopyCommand::Kind::kBufferToImage;
+    const bool image_to_image = c.kind == ImageCopyCommand::Kind::kImageToImage;
+    const VkImageSubresourceLayers& src_sub =
+        image_to_image ? c.image_region.srcSubresource : c.buffer_region.imageSubresource;
+    const VkImageSubresourceLayers& dst_sub =
+        image_to_image ? c.image_region.dstSubresource : c.buffer_region.imageSubresource;
+    const bool same = image_to_image && c.src_image == c.dst_image &&
+                      src_sub.mipLevel == dst_sub.mipLevel &&
+                      src_sub.baseArrayLayer < dst_sub.baseArrayLayer + dst_sub.layerCount &&
+                      dst_sub.baseArrayLayer < src_sub.baseArrayLayer + src_sub.layerCount;
     const VkImageLayout src_layout = same ? kRest : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     const VkImageLayout dst_layout = same ? kRest : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
     VkImageMemoryBarrier barriers[2];
     uint32_t count = 0;
-    auto add = [&](VkImage image, VkImageLayout layout, VkAccessFlags access) {
-      if (image == VK_NULL_HANDLE || same) return;
+    auto add = [&](VkImage image, const VkImageSubresourceLayers& sub, VkImageLayout layout,
+                   VkAccessFlags access) {
+      if (same) return;
       VkImageMemoryBarrier& b = barriers[count++];
       b = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
       b.srcAccessMask = kWorkWrites;
@@ -191,11 +204,11 @@ class Translator {
       b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
       b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
       b.image = image;
-      b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0,
-                            VK_REMAINING_ARRAY_LAYERS};
+      b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, sub.mipLevel, 1, sub.baseArrayLayer,
+                            sub.layerCount};
     };
-    add(c.src_image, src_layout, VK_ACCESS_TRANSFER_READ_BIT);
-    add(c.dst_image, dst_layout, VK_ACCESS_TRANSFER_WRITE_BIT);
+    if (from_image) add(c.src_image, src_sub, src_layout, VK_ACCESS_TRANSFER_READ_BIT);
+    if (to_image) add(c.dst_image, dst_sub, dst_layout, VK_ACCESS_TRANSFER_WRITE_BIT);
     if (count > 0) {
       f_.pipeline_barrier(t_.command_buffer, kWorkStages, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
                           nullptr, 0, nullptr, count, barriers);

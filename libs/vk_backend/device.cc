@@ -81,6 +81,7 @@ struct FeatureLayout {
   bool subgroup_size_control_ext = false;
   bool synchronization2_ext = false;
   bool atomic_float_ext = false;
+  bool custom_border_color_ext = false;
 };
 
 struct FeatureChain {
@@ -94,6 +95,8 @@ struct FeatureChain {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES};
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float = {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  VkPhysicalDeviceCustomBorderColorFeaturesEXT custom_border_color = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
 
   explicit FeatureChain(const FeatureLayout& layout) {
     ChainBuilder chain(&core);
@@ -103,6 +106,7 @@ struct FeatureChain {
     if (layout.subgroup_size_control_ext) chain.Add(&subgroup_size_control);
     if (layout.synchronization2_ext) chain.Add(&synchronization2);
     if (layout.atomic_float_ext) chain.Add(&atomic_float);
+    if (layout.custom_border_color_ext) chain.Add(&custom_border_color);
   }
   FeatureChain(const FeatureChain&) = delete;
   FeatureChain& operator=(const FeatureChain&) = delete;
@@ -315,6 +319,7 @@ absl::Status VulkanDevice::Probe() {
       !vulkan13 && HasExtension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
   layout.synchronization2_ext = !vulkan13 && HasExtension(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
   layout.atomic_float_ext = HasExtension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  layout.custom_border_color_ext = HasExtension(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
   FeatureChain supported(layout);
   vkGetPhysicalDeviceFeatures2(physical_device_, &supported.core);
 
@@ -365,6 +370,10 @@ absl::Status VulkanDevice::Probe() {
   f.memory_budget = HasExtension(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   f.uniform_buffer_standard_layout = supported.v12.uniformBufferStandardLayout;
   f.push_descriptor = HasExtension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  // Samplers name their view's format, so customBorderColorWithoutFormat
+  // is not needed.
+  f.custom_border_color =
+      layout.custom_border_color_ext && supported.custom_border_color.customBorderColors;
   f.storage_image_read_without_format = supported.core.features.shaderStorageImageReadWithoutFormat;
   f.storage_image_write_without_format =
       supported.core.features.shaderStorageImageWriteWithoutFormat;
@@ -719,6 +728,8 @@ absl::Status VulkanDevice::CreateLogicalDevice() {
   if (f.external_memory_host) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   if (f.external_memory_fd) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
   if (f.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  layout.custom_border_color_ext = f.custom_border_color;
+  if (f.custom_border_color) extensions.push_back(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
   if (HasExtension(kPortabilitySubsetExtension)) extensions.push_back(kPortabilitySubsetExtension);
 
   // Everything starts VK_FALSE; only what features_ chose is turned on.
@@ -758,6 +769,7 @@ absl::Status VulkanDevice::CreateLogicalDevice() {
   }
   enabled.atomic_float.shaderBufferFloat32AtomicAdd = on(f.shader_buffer_float32_atomic_add);
   enabled.atomic_float.shaderSharedFloat32AtomicAdd = on(f.shader_shared_float32_atomic_add);
+  enabled.custom_border_color.customBorderColors = on(f.custom_border_color);
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -867,6 +879,13 @@ absl::StatusOr<std::shared_ptr<BackendResourceView>> VulkanDevice::CreateResourc
   SH_RETURN_IF_ERROR(EnsureLogicalDevice());
   SH_ASSIGN_OR_RETURN(std::shared_ptr<VulkanResourceView> view,
                       VulkanResourceView::Create(this, std::move(image), desc));
+  return std::shared_ptr<BackendResourceView>(std::move(view));
+}
+
+absl::StatusOr<std::shared_ptr<BackendResourceView>> VulkanDevice::CreateStagedView(
+    const ImageDesc& image, const BindingViewDesc& desc) {
+  SH_ASSIGN_OR_RETURN(std::shared_ptr<VulkanResourceView> view,
+                      VulkanResourceView::CreateStaged(this, image, desc));
   return std::shared_ptr<BackendResourceView>(std::move(view));
 }
 

@@ -76,6 +76,9 @@ struct DeviceFeatures {
   // VK_KHR_push_descriptor is enabled: kernels bind texture and surface
   // objects at set 2 (resource_view.h).
   bool push_descriptor = false;
+  // VK_EXT_custom_border_color is enabled: samplers take border colours
+  // other than Vulkan's three (CUDA_TEXTURE_DESC::borderColor).
+  bool custom_border_color = false;
   // Surfaces read and write images whose kernels name no texel format.
   bool storage_image_read_without_format = false;
   bool storage_image_write_without_format = false;
@@ -136,6 +139,8 @@ class VulkanDevice : public streamhal::BackendDevice {
   absl::StatusOr<std::unique_ptr<BackendImage>> CreateImage(const ImageDesc& desc) override;
   absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateResourceView(
       std::shared_ptr<BackendImage> image, const BindingViewDesc& desc) override;
+  absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateStagedView(
+      const ImageDesc& image, const BindingViewDesc& desc) override;
   absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateBufferView(
       BackendAllocation* allocation, uint64_t offset, uint64_t size, ArrayFormat format,
       uint32_t channels, bool normalized) override;

@@ -102,6 +102,14 @@ void EncodeLaunch(const ResolvedLaunch& launch, const DispatchParams& params,
   }
 }
 
+void EncodeStagingCopy(const VulkanResourceView& view, ImageCopyCommand* c) {
+  c->kind = ImageCopyCommand::Kind::kBufferToImage;
+  c->buffer = view.staging_buffer();
+  c->src_image = VK_NULL_HANDLE;
+  c->dst_image = view.staged_image();
+  c->buffer_region = view.staging_region();
+}
+
 CopyCommand EncodeCopy(BufferRange dst, BufferRange src, uint64_t size) {
   VulkanAllocation* to = AsVulkan(dst.allocation);
   VulkanAllocation* from = AsVulkan(src.allocation);

@@ -21,6 +21,7 @@
 namespace streamhal::vk {
 
 class VulkanKernel;
+class VulkanResourceView;
 
 // A launch checked against the device and resolved: what its
 // DispatchCommand names besides the parameter uniform buffer.
@@ -48,6 +49,12 @@ uint32_t LaunchTrailingBytes(const ResolvedLaunch& launch);
 void EncodeLaunch(const ResolvedLaunch& launch, const DispatchParams& params,
                   VkDescriptorSet params_set, uint32_t dynamic_offset, DispatchCommand* c,
                   uint8_t* push);
+
+// The copy that fills a staged view's image (a texture over pitched memory)
+// from its staging source, appended before the DispatchCommand of each
+// launch that binds the view. The copy's closing barrier orders the
+// dispatch after it, in a stream and in a recording alike.
+void EncodeStagingCopy(const VulkanResourceView& view, ImageCopyCommand* c);
 
 // A device-to-device copy.
 CopyCommand EncodeCopy(BufferRange dst, BufferRange src, uint64_t size);

@@ -13,6 +13,7 @@
 #include "vk_backend/fault_injection.h"
 #include "vk_backend/fill.h"
 #include "vk_backend/kernel.h"
+#include "vk_backend/resource_view.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
@@ -70,10 +71,14 @@ absl::Status VulkanRecorder::RecordDispatch(const DispatchParams& params) {
     params_in_scratch_ = true;
   }
   // The parameter set is bound at Finish, once it exists.
+  const size_t resources = layout.resources.size();
+  for (size_t i = 0; i < resources; ++i) {
+    const auto* view = static_cast<const VulkanResourceView*>(params.resources[i].get());
+    if (view->staged()) EncodeStagingCopy(*view, commands_.Append<ImageCopyCommand>(false));
+  }
   uint8_t* push = nullptr;
   DispatchCommand* c = commands_.Append<DispatchCommand>(false, LaunchTrailingBytes(launch), &push);
   EncodeLaunch(launch, params, VK_NULL_HANDLE, dynamic_offset, c, push);
-  const size_t resources = layout.resources.size();
   if (resources > 0)
     views_.insert(views_.end(), std::make_move_iterator(params.resources),
                   std::make_move_iterator(params.resources + resources));

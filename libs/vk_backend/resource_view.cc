@@ -112,6 +112,7 @@ VkBorderColor Border(BorderColor color, bool integer) {
     case BorderColor::kOpaqueWhite:
       return integer ? VK_BORDER_COLOR_INT_OPAQUE_WHITE : VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
     case BorderColor::kTransparentBlack:
+    case BorderColor::kCustom:  // set by CreateSampler
       break;
   }
   return integer ? VK_BORDER_COLOR_INT_TRANSPARENT_BLACK : VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
@@ -209,27 +210,83 @@ absl::StatusOr<std::shared_ptr<VulkanResourceView>> VulkanResourceView::Create(
   info.image = vk_image->image();
   info.viewType = ViewType(desc.dimension);
   info.format = format;
-  info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, desc.first_layer, desc.layer_count};
+  info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, desc.first_level, desc.level_count,
+                           desc.first_layer, desc.layer_count};
   SH_VK_RETURN_IF_ERROR(vkCreateImageView(vk_device, &info, nullptr, &view->view_),
                         "vkCreateImageView");
   if (!storage) {
-    const SamplerDesc& s = desc.sampler;
-    VkSamplerCreateInfo sampler = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    sampler.magFilter = s.linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
-    sampler.minFilter = sampler.magFilter;
-    sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    sampler.addressModeU = AddressMode(s.address[0]);
-    sampler.addressModeV = AddressMode(s.address[1]);
-    sampler.addressModeW = AddressMode(s.address[2]);
-    sampler.minLod = 0.0f;
-    sampler.maxLod = 0.0f;
-    sampler.borderColor = Border(s.border, desc.numeric != TexelNumeric::kFloat);
-    sampler.unnormalizedCoordinates = s.normalized_coordinates ? VK_FALSE : VK_TRUE;
-    SH_VK_RETURN_IF_ERROR(vkCreateSampler(vk_device, &sampler, nullptr, &view->sampler_),
-                          "vkCreateSampler");
+    SH_RETURN_IF_ERROR(view->CreateSampler(device, desc, format));
   }
   view->image_ = std::move(image);
   return view;
+}
+
+absl::Status VulkanResourceView::CreateSampler(VulkanDevice* device, const BindingViewDesc& desc,
+                                               VkFormat format) {
+  const SamplerDesc& s = desc.sampler;
+  const bool integer = desc.numeric != TexelNumeric::kFloat;
+  VkSamplerCreateInfo sampler = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sampler.magFilter = s.linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+  sampler.minFilter = sampler.magFilter;
+  sampler.mipmapMode =
+      s.mipmap_linear ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  sampler.addressModeU = AddressMode(s.address[0]);
+  sampler.addressModeV = AddressMode(s.address[1]);
+  sampler.addressModeW = AddressMode(s.address[2]);
+  const float bias_limit = device->vk_properties().limits.maxSamplerLodBias;
+  sampler.mipLodBias = std::clamp(s.level_bias, -bias_limit, bias_limit);
+  sampler.minLod = s.min_level;
+  sampler.maxLod = s.max_level;
+  sampler.unnormalizedCoordinates = s.normalized_coordinates ? VK_FALSE : VK_TRUE;
+  VkSamplerCustomBorderColorCreateInfoEXT custom = {
+      VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT};
+  if (s.border == BorderColor::kCustom) {
+    if (!device->features().custom_border_color) {
+      return Error(ErrorCode::kNotSupported,
+                   "the device has no VK_EXT_custom_border_color; border colours other than ",
+                   "(0,0,0,0), (0,0,0,1) and (1,1,1,1) cannot be sampled");
+    }
+    if (integer) {
+      for (int i = 0; i < 4; ++i) {
+        custom.customBorderColor.int32[i] = static_cast<int32_t>(s.border_color[i]);
+      }
+    } else {
+      for (int i = 0; i < 4; ++i) custom.customBorderColor.float32[i] = s.border_color[i];
+    }
+    custom.format = format;
+    sampler.pNext = &custom;
+    sampler.borderColor =
+        integer ? VK_BORDER_COLOR_INT_CUSTOM_EXT : VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
+  } else {
+    sampler.borderColor = Border(s.border, integer);
+  }
+  SH_VK_RETURN_IF_ERROR(vkCreateSampler(device_, &sampler, nullptr, &sampler_), "vkCreateSampler");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<VulkanResourceView>> VulkanResourceView::CreateStaged(
+    VulkanDevice* device, const ImageDesc& image, const BindingViewDesc& desc) {
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanImage> made, VulkanImage::Create(device, image));
+  SH_ASSIGN_OR_RETURN(std::shared_ptr<VulkanResourceView> view,
+                      Create(device, std::shared_ptr<BackendImage>(std::move(made)), desc));
+  view->staged_ = true;
+  VkBufferImageCopy& region = view->staging_region_;
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.imageExtent = {static_cast<uint32_t>(image.width),
+                        static_cast<uint32_t>(std::max<uint64_t>(image.height, 1)), 1};
+  return view;
+}
+
+void VulkanResourceView::SetStagingSource(const ImageBufferSide& source) {
+  const auto* allocation = static_cast<const VulkanAllocation*>(source.range.allocation);
+  staging_buffer_ = allocation->buffer();
+  staging_region_.bufferOffset = allocation->buffer_offset() + source.range.offset;
+  staging_region_.bufferRowLength = static_cast<uint32_t>(source.row_texels);
+  staging_region_.bufferImageHeight = 0;
+}
+
+VkImage VulkanResourceView::staged_image() const {
+  return static_cast<const VulkanImage*>(image_.get())->image();
 }
 
 VulkanResourceView::~VulkanResourceView() {

@@ -29,6 +29,11 @@ class VulkanResourceView final : public BackendResourceView {
   // layers or dimension do not fit the image.
   static absl::StatusOr<std::shared_ptr<VulkanResourceView>> Create(
       VulkanDevice* device, std::shared_ptr<BackendImage> image, const BindingViewDesc& desc);
+  // A texture view of a new image of `image` (one level, 2-D) that each
+  // dispatch binding it first fills from its staging source (a texture
+  // over pitched memory; backend.h).
+  static absl::StatusOr<std::shared_ptr<VulkanResourceView>> CreateStaged(
+      VulkanDevice* device, const ImageDesc& image, const BindingViewDesc& desc);
   // A uniform texel buffer view of `size` bytes of `allocation` from
   // `offset` (tex1Dfetch over linear memory).
   static absl::StatusOr<std::shared_ptr<VulkanResourceView>> CreateBuffer(
@@ -43,8 +48,18 @@ class VulkanResourceView final : public BackendResourceView {
   VkSampler sampler() const { return sampler_; }  // null for surfaces
   VkBufferView buffer_view() const { return buffer_view_; }  // texel buffers only
 
+  // Staged views: the copy into the image that a dispatch binding the view
+  // records first (`staged()` false: none).
+  void SetStagingSource(const ImageBufferSide& source) override;
+  bool staged() const { return staged_; }
+  VkImage staged_image() const;
+  VkBuffer staging_buffer() const { return staging_buffer_; }
+  const VkBufferImageCopy& staging_region() const { return staging_region_; }
+
  private:
   explicit VulkanResourceView(VkDevice device) : device_(device) {}
+  // The sampler `desc` describes for a view of `format`.
+  absl::Status CreateSampler(VulkanDevice* device, const BindingViewDesc& desc, VkFormat format);
 
   const VkDevice device_;
   std::shared_ptr<BackendImage> image_;
@@ -52,6 +67,9 @@ class VulkanResourceView final : public BackendResourceView {
   VkImageView view_ = VK_NULL_HANDLE;
   VkSampler sampler_ = VK_NULL_HANDLE;
   VkBufferView buffer_view_ = VK_NULL_HANDLE;
+  bool staged_ = false;
+  VkBuffer staging_buffer_ = VK_NULL_HANDLE;
+  VkBufferImageCopy staging_region_ = {};
 };
 
 // The descriptor type a kernel's binding of `kind` has.

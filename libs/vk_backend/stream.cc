@@ -15,6 +15,7 @@
 #include "vk_backend/image.h"
 #include "vk_backend/kernel.h"
 #include "vk_backend/recording.h"
+#include "vk_backend/resource_view.h"
 #include "vk_backend/vk_status.h"
 
 namespace streamhal::vk {
@@ -625,10 +626,14 @@ absl::Status VulkanStream::RecordDispatch(const DispatchParams& params) {
     std::memcpy(ring_->host(offset), params.params, layout.param_block_size);
     dynamic_offset = static_cast<uint32_t>(offset);
   }
+  const size_t resources = layout.resources.size();
+  for (size_t i = 0; i < resources; ++i) {
+    const auto* view = static_cast<const VulkanResourceView*>(params.resources[i].get());
+    if (view->staged()) EncodeStagingCopy(*view, Append<ImageCopyCommand>());
+  }
   uint8_t* push = nullptr;
   DispatchCommand* c = Append<DispatchCommand>(LaunchTrailingBytes(launch), &push);
   EncodeLaunch(launch, params, params_set, dynamic_offset, c, push);
-  const size_t resources = layout.resources.size();
   if (resources > 0) {
     pending_views_.insert(pending_views_.end(), std::make_move_iterator(params.resources),
                           std::make_move_iterator(params.resources + resources));

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/handle.h"
+#include "core/mipmapped_array.h"
 #include "core/transfer.h"
 #include "result.h"
 
@@ -71,6 +72,31 @@ CUresult cuArray3DCreate(CUarray* handle, const CUDA_ARRAY3D_DESCRIPTOR* desc) {
   d.channels = desc->NumChannels;
   d.flags = desc->Flags;
   return ToCUresult(streamhal::ArrayCreate(HandleOut(handle), d, /*three_d=*/true));
+}
+
+CUresult cuMipmappedArrayCreate(CUmipmappedArray* handle, const CUDA_ARRAY3D_DESCRIPTOR* desc,
+                                unsigned int levels) {
+  ArrayDescriptor d;
+  if (desc != nullptr) {
+    d.width = desc->Width;
+    d.height = desc->Height;
+    d.depth = desc->Depth;
+    d.format = static_cast<uint32_t>(desc->Format);
+    d.channels = desc->NumChannels;
+    d.flags = desc->Flags;
+  }
+  return ToCUresult(
+      streamhal::MipmappedArrayCreate(HandleOut(handle), desc == nullptr ? nullptr : &d, levels));
+}
+
+CUresult cuMipmappedArrayGetLevel(CUarray* level_array, CUmipmappedArray mipmapped,
+                                  unsigned int level) {
+  return ToCUresult(
+      streamhal::MipmappedArrayGetLevel(HandleOut(level_array), HandleValue(mipmapped), level));
+}
+
+CUresult cuMipmappedArrayDestroy(CUmipmappedArray mipmapped) {
+  return ToCUresult(streamhal::MipmappedArrayDestroy(HandleValue(mipmapped)));
 }
 
 CUresult cuArrayDestroy(CUarray array) {

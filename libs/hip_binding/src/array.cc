@@ -11,6 +11,7 @@
 #include "copy_params.h"
 #include "core/c_enum.h"
 #include "core/handle.h"
+#include "core/mipmapped_array.h"
 #include "core/status.h"
 #include "core/transfer.h"
 
@@ -199,6 +200,58 @@ hipError_t hipMalloc3DArray(hipArray_t* array, const hipChannelFormatDesc* desc,
     d.flags = flags;
     return streamhal::ArrayCreate(HandleOut(array), d, /*three_d=*/true);
   });
+}
+
+hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t* handle, HIP_ARRAY3D_DESCRIPTOR* desc,
+                                   unsigned int levels) {
+  return RuntimeCall([&]() -> absl::Status {
+    ArrayDescriptor d;
+    if (desc != nullptr) {
+      d.width = desc->Width;
+      d.height = desc->Height;
+      d.depth = desc->Depth;
+      d.format = static_cast<uint32_t>(EnumArgument(desc->Format));
+      d.channels = desc->NumChannels;
+      d.flags = desc->Flags;
+    }
+    return streamhal::MipmappedArrayCreate(HandleOut(handle), desc == nullptr ? nullptr : &d,
+                                           levels);
+  });
+}
+
+hipError_t hipMallocMipmappedArray(hipMipmappedArray_t* handle, const hipChannelFormatDesc* desc,
+                                   hipExtent extent, unsigned int levels, unsigned int flags) {
+  return RuntimeCall([&]() -> absl::Status {
+    ArrayDescriptor d;
+    SH_RETURN_IF_ERROR(FromChannelDesc(desc, &d));
+    d.width = extent.width;
+    d.height = extent.height;
+    d.depth = extent.depth;
+    d.flags = flags;
+    return streamhal::MipmappedArrayCreate(HandleOut(handle), &d, levels);
+  });
+}
+
+hipError_t hipMipmappedArrayGetLevel(hipArray_t* level_array, hipMipmappedArray_t mipmapped,
+                                     unsigned int level) {
+  return RuntimeCall([&] {
+    return streamhal::MipmappedArrayGetLevel(HandleOut(level_array), HandleValue(mipmapped), level);
+  });
+}
+
+hipError_t hipGetMipmappedArrayLevel(hipArray_t* level_array, hipMipmappedArray_const_t mipmapped,
+                                     unsigned int level) {
+  return RuntimeCall([&] {
+    return streamhal::MipmappedArrayGetLevel(HandleOut(level_array), HandleValue(mipmapped), level);
+  });
+}
+
+hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t mipmapped) {
+  return RuntimeCall([&] { return streamhal::MipmappedArrayDestroy(HandleValue(mipmapped)); });
+}
+
+hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmapped) {
+  return RuntimeCall([&] { return streamhal::MipmappedArrayDestroy(HandleValue(mipmapped)); });
 }
 
 hipError_t hipArrayDestroy(hipArray_t array) {

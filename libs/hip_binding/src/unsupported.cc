@@ -72,16 +72,6 @@ SH_NOT_IMPLEMENTED(hipLaunchByPtr, (const void*))
 SH_NOT_IMPLEMENTED(hipGetTextureReference, (const textureReference**, const void*))
 
 // Mipmapped arrays
-SH_NOT_IMPLEMENTED(hipMallocMipmappedArray,
-                   (hipMipmappedArray_t*, const struct hipChannelFormatDesc*, struct hipExtent,
-                    unsigned int, unsigned int))
-SH_NOT_IMPLEMENTED(hipFreeMipmappedArray, (hipMipmappedArray_t))
-SH_NOT_IMPLEMENTED(hipGetMipmappedArrayLevel,
-                   (hipArray_t*, hipMipmappedArray_const_t, unsigned int))
-SH_NOT_IMPLEMENTED(hipMipmappedArrayCreate,
-                   (hipMipmappedArray_t*, HIP_ARRAY3D_DESCRIPTOR*, unsigned int))
-SH_NOT_IMPLEMENTED(hipMipmappedArrayDestroy, (hipMipmappedArray_t))
-SH_NOT_IMPLEMENTED(hipMipmappedArrayGetLevel, (hipArray_t*, hipMipmappedArray_t, unsigned int))
 SH_NOT_IMPLEMENTED(hipMemMapArrayAsync, (hipArrayMapInfo*, unsigned int, hipStream_t))
 
 // External memory and semaphores

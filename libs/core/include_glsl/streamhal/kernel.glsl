@@ -215,6 +215,20 @@ bool grid_sync() {
 #define tex2DLayered(t, x, y, layer) textureLod(t, vec3(x, y, float(layer)), 0.0)
 #define texCubemap(t, x, y, z) textureLod(t, vec3(x, y, z), 0.0)
 #define tex2Dgather(t, x, y, comp) textureGather(t, vec2(x, y), comp)
+// Mipmapped textures: an explicit level (CUDA's tex*Lod; the plain forms
+// above read level 0), or gradients that pick it (tex*Grad; CUDA's float2 /
+// float4 gradients, of which the first 1, 2 or 3 components count). The
+// texture object's level bias and clamps apply to both.
+#define tex1DLod(t, x, level) textureLod(t, float(x), float(level))
+#define tex2DLod(t, x, y, level) textureLod(t, vec2(x, y), float(level))
+#define tex3DLod(t, x, y, z, level) textureLod(t, vec3(x, y, z), float(level))
+#define tex1DLayeredLod(t, x, layer, level) textureLod(t, vec2(x, float(layer)), float(level))
+#define tex2DLayeredLod(t, x, y, layer, level) \
+  textureLod(t, vec3(x, y, float(layer)), float(level))
+#define texCubemapLod(t, x, y, z, level) textureLod(t, vec3(x, y, z), float(level))
+#define tex1DGrad(t, x, dx, dy) textureGrad(t, float(x), float(dx), float(dy))
+#define tex2DGrad(t, x, y, dx, dy) textureGrad(t, vec2(x, y), vec2(dx), vec2(dy))
+#define tex3DGrad(t, x, y, z, dx, dy) textureGrad(t, vec3(x, y, z), vec3(dx), vec3(dy))
 #define surf1Dread(s, x) imageLoad(s, int(x))
 #define surf2Dread(s, x, y) imageLoad(s, ivec2(x, y))
 #define surf3Dread(s, x, y, z) imageLoad(s, ivec3(x, y, z))
