@@ -527,12 +527,13 @@ absl::Status VulkanDevice::Probe() {
   p.l2_cache_size = 0;
   p.total_constant_memory = ClampToInt(limits.maxUniformBufferRange);
   // CUDA's texture alignment is the base alignment of linear texture memory;
-  // the Vulkan counterpart is a texel buffer's offset alignment. The pitch
-  // alignment is the row pitch drivers prefer for buffer/image copies, never
-  // less than the base alignment.
+  // the Vulkan counterpart is a texel buffer's offset alignment. A texture
+  // over pitched memory is copied into an image with the pitch as the copy's
+  // row length, so any pitch of whole texels works: the pitch alignment is
+  // NVIDIA's 32 (a multiple of every texel size), never less than the base
+  // alignment. Programs size their frames by it (ffmpeg's are 32-aligned).
   p.texture_alignment = ClampToInt(std::max<VkDeviceSize>(limits.minTexelBufferOffsetAlignment, 1));
-  p.texture_pitch_alignment =
-      std::max(p.texture_alignment, ClampToInt(limits.optimalBufferCopyRowPitchAlignment));
+  p.texture_pitch_alignment = std::max(p.texture_alignment, 32);
   p.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
 
   p.timestamp_period = limits.timestampPeriod;
