@@ -516,6 +516,7 @@ absl::Status VulkanDevice::Probe() {
   // alignment is the row pitch drivers prefer for buffer/image copies, never
   // less than the base alignment.
   p.texture_alignment = ClampToInt(std::max<VkDeviceSize>(limits.minTexelBufferOffsetAlignment, 1));
+  p.max_texel_buffer_elements = limits.maxTexelBufferElements;
   p.texture_pitch_alignment =
       std::max(p.texture_alignment, ClampToInt(limits.optimalBufferCopyRowPitchAlignment));
   p.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
