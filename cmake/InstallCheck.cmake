@@ -1,8 +1,8 @@
 # Installs the build into a scratch prefix, then builds and runs, outside the
 # source tree (the consumers are copied out first) and with nothing but the
 # installed files, every way a user consumes streamhal:
-#   1. CMake, C and C++ (apps/examples/install_consumer): consumer, cuda_checks
-#      and hip_checks, built with find_package(streamhal);
+#   1. CMake, C and C++ (apps/examples/install_consumer): consumer, cuda_checks,
+#      hip_checks and interop_checks, built with find_package(streamhal);
 #   2. CMake, C only (apps/examples/consumers/c_cmake): a project that never
 #      enables C++, built for Debug, Release, RelWithDebInfo and MinSizeRel
 #      against the package as installed (one configuration) in one
@@ -104,6 +104,7 @@ run(${CMAKE_COMMAND} --build "${out}")
 run("${out}/consumer")
 run("${out}/cuda_checks")
 run("${out}/hip_checks")
+run("${out}/interop_checks")
 
 step("2. CMake, C only, four build types")
 set(out "${work}/cmake-c")

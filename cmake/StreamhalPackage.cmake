@@ -89,7 +89,9 @@ install(FILES $<TARGET_OBJECTS:streamhal_vk_register>
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/streamhal RENAME streamhal_vk_register.o)
 
 # cuda.h and the types-only headers driver-API programs include beside it.
-install(FILES libs/cuda_binding/include/cuda.h libs/cuda_binding/include/builtin_types.h
+install(FILES libs/cuda_binding/include/cuda.h libs/cuda_binding/include/cudaGL.h
+              libs/cuda_binding/include/cudaEGL.h libs/cuda_binding/include/cudaVDPAU.h
+              libs/cuda_binding/include/cudaProfiler.h libs/cuda_binding/include/builtin_types.h
               libs/cuda_binding/include/vector_types.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY libs/hip_binding/include/hip DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # Core headers, for backend authors.

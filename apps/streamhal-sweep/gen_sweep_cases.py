@@ -114,6 +114,10 @@ def parse_enums(text, known):
             enum.enumerators.append((name, value))
         for n in names:
             enums[n] = enum
+    # Another name for an enumeration (typedef CUlaunchAttributeID CUstreamAttrID;).
+    for m in re.finditer(r"typedef\s+(\w+)\s+(\w+)\s*;", text):
+        if m.group(1) in enums:
+            enums[m.group(2)] = enums[m.group(1)]
     return enums
 
 
@@ -207,7 +211,11 @@ HANDLE_TYPES = {
 # Their functions are stubs; give such a type a role of its own when its
 # functions are implemented.
 OPAQUE_HANDLE_TYPES = {"CUsurfref", "hipExternalMemory_t", "hipExternalSemaphore_t",
-                       "hipGraphicsResource_t", "hipUserObject_t"}
+                       "hipGraphicsResource_t", "hipUserObject_t", "CUgraphicsResource",
+                       "CUuserObject", "CUgreenCtx", "CUdevResourceDesc", "CUasyncCallbackHandle",
+                       "CUlogsCallbackHandle",
+                       # Callbacks of calls streamhal does not serve: passed as null.
+                       "CUasyncCallback", "CUlogsCallback"}
 DEVICE_TYPES = {"CUdevice", "hipDevice_t"}
 DEVPTR_TYPES = {"CUdeviceptr", "hipDeviceptr_t"}
 FN_TYPES = {"CUhostFn": "HostFn", "hipHostFn_t": "HostFn",

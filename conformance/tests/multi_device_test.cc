@@ -335,6 +335,39 @@ TEST_F(PeerCopyConformance, CudaPeerCopiesMoveBytesBothWays) {
   cuMemFree(on1);
 }
 
+// cuMemcpy3DPeer checks that each device end is memory of its context's
+// device; a 3-D copy between two devices is a documented limitation (the
+// 1-D cuMemcpyPeer crosses devices).
+TEST_F(PeerCopyConformance, ThreeDimensionalPeerCopiesStayOnOneDevice) {
+  ProvesLimitation();
+  constexpr size_t kCount = 256;
+  const CUdeviceptr on0 = AllocIn(ctx0_, kCount * 4);
+  const CUdeviceptr on1 = AllocIn(ctx1_, kCount * 4);
+  Write(ctx0_, on0, Pattern(kCount, 3));
+  Write(ctx1_, on1, std::vector<uint32_t>(kCount, 0));
+  CUDA_MEMCPY3D_PEER copy = {};
+  copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.srcDevice = on0;
+  copy.srcContext = ctx0_;
+  copy.srcPitch = 64;
+  copy.srcHeight = 4;
+  copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.dstDevice = on1;
+  copy.dstContext = ctx1_;
+  copy.dstPitch = 64;
+  copy.dstHeight = 4;
+  copy.WidthInBytes = 64;
+  copy.Height = 4;
+  copy.Depth = 4;
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy3DPeer(&copy));
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy3DPeerAsync(&copy, nullptr));
+  // A context that is not the memory's: invalid.
+  copy.dstContext = ctx0_;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DPeer(&copy));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  EXPECT_EQ(Read(ctx1_, on1, kCount), std::vector<uint32_t>(kCount, 0));
+}
+
 TEST_F(PeerCopyConformance, HipPeerCopiesMoveBytesBothWays) {
   constexpr size_t kCount = 4096;
   const CUdeviceptr on0 = AllocIn(ctx0_, kCount * 4);

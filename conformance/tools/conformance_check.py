@@ -186,6 +186,10 @@ def declared_functions(header: str) -> Tuple[Set[str], Set[str]]:
     pattern = r"^[A-Za-z_][\w \*]*?[\s\*](\w+)\s*\([^;{)]*(?:\([^)]*\)[^;{)]*)*\)\s*;"
     for match in re.finditer(pattern, text, re.M):
         name = match.group(1)
+        # A typedef of a function type (cudaVDPAU.h's VdpGetProcAddress)
+        # declares a type, not a function.
+        if match.group(0).startswith("typedef"):
+            continue
         if name not in ("CUDAAPI",):
             functions.add(name)
     return functions, macros

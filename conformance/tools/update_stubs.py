@@ -2,7 +2,7 @@
 """Rewrites the stub lists of libs/{cuda,hip}_binding/src/unsupported.cc.
 
 Every function a binding's public headers declare must be defined by the
-binding (cuda.h; every hip/*.h, hip/hip_runtime_api.h first). Those no other
+binding (cuda.h and its interop headers; every hip/*.h, hip/hip_runtime_api.h first). Those no other
 source file of the binding defines yet get a stub in unsupported.cc that
 returns CUDA_ERROR_NOT_SUPPORTED / hipErrorNotSupported. This script
 recomputes that list from the headers and the other sources and rewrites the
@@ -27,7 +27,8 @@ from typing import Dict, List, Set, Tuple
 # (binding, its public headers relative to the binding; a glob pattern's
 # matches are taken in name order, each header once).
 BINDINGS = (
-    ("libs/cuda_binding", ("include/cuda.h",)),
+    ("libs/cuda_binding", ("include/cuda.h", "include/cudaGL.h", "include/cudaEGL.h",
+                           "include/cudaVDPAU.h", "include/cudaProfiler.h")),
     ("libs/hip_binding", ("include/hip/hip_runtime_api.h", "include/hip/*.h")),
 )
 DECLARATION = re.compile(

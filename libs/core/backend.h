@@ -69,6 +69,9 @@ struct DeviceProperties {
   int l2_cache_size = 0;
   int total_constant_memory = 0;
   int texture_alignment = 0;
+  // Texels a texture over linear memory may span (a Vulkan texel buffer's
+  // maxTexelBufferElements; cuDeviceGetTexture1DLinearMaxWidth).
+  uint64_t max_texel_buffer_elements = 0;
   int texture_pitch_alignment = 0;
   int64_t memory_pitch = 0;            // max pitch for pitched allocations
   uint64_t min_storage_buffer_offset_alignment = 0;

@@ -412,6 +412,21 @@ absl::Status GetContextApiVersion(uint64_t handle, unsigned* version) {
   return absl::OkStatus();
 }
 
+absl::Status GetContextId(uint64_t handle, unsigned long long* id) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  Context* context = nullptr;
+  if (handle == 0) {
+    SH_ASSIGN_OR_RETURN(context, CurrentContext());
+  } else {
+    SH_ASSIGN_OR_RETURN(context, ResolveContext(handle));
+  }
+  if (id == nullptr) return Error(ErrorCode::kInvalidValue, "cuCtxGetId: ctxId is null");
+  *id = context->unique_id();
+  return absl::OkStatus();
+}
+
+absl::Status ResetPersistingL2Cache() { return CurrentContext().status(); }
+
 absl::Status GetStreamPriorityRange(int* least, int* greatest) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   // Two levels: 0 (normal) and -1 (high). Both outputs are optional.

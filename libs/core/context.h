@@ -153,7 +153,14 @@ absl::Status GetContextFlags(unsigned* flags);
 absl::Status SetContextFlags(unsigned flags);
 // `context` 0 means the current context.
 absl::Status GetContextApiVersion(uint64_t context, unsigned* version);
+// cuCtxGetId: a number unique to the context for the life of the process;
+// `context` 0 means the current context.
+absl::Status GetContextId(uint64_t context, unsigned long long* id);
 absl::Status GetStreamPriorityRange(int* least, int* greatest);
+// cuCtxResetPersistingL2Cache: no device here has a persisting L2 cache
+// (CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE is 0), so there is
+// nothing to reset; needs a current context.
+absl::Status ResetPersistingL2Cache();
 absl::Status SynchronizeCurrentContext();
 absl::Status GetContextLimit(size_t* value, int limit);
 absl::Status SetContextLimit(int limit, size_t value);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/array.h"
 #include "core/device.h"
 #include "core/pool_arena.h"
 #include "core/runtime.h"
@@ -173,6 +174,65 @@ absl::Status GetDeviceTotalMemory(size_t* bytes, int device_ordinal) {
   if (bytes == nullptr) return Error(ErrorCode::kInvalidValue, "cuDeviceTotalMem: bytes is null");
   SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
   *bytes = static_cast<size_t>(device->properties().total_memory);
+  return absl::OkStatus();
+}
+
+absl::Status GetLegacyDeviceProperties(LegacyDeviceProperties* properties, int device_ordinal) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (properties == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuDeviceGetProperties: prop is null");
+  }
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  const DeviceProperties& p = device->properties();
+  const auto value = [&](DeviceAttribute attribute) { return DeviceAttributeValue(p, attribute); };
+  LegacyDeviceProperties out;
+  out.max_threads_per_block = value(DeviceAttribute::kMaxThreadsPerBlock);
+  out.max_threads_dim[0] = value(DeviceAttribute::kMaxBlockDimX);
+  out.max_threads_dim[1] = value(DeviceAttribute::kMaxBlockDimY);
+  out.max_threads_dim[2] = value(DeviceAttribute::kMaxBlockDimZ);
+  out.max_grid_size[0] = value(DeviceAttribute::kMaxGridDimX);
+  out.max_grid_size[1] = value(DeviceAttribute::kMaxGridDimY);
+  out.max_grid_size[2] = value(DeviceAttribute::kMaxGridDimZ);
+  out.shared_mem_per_block = value(DeviceAttribute::kMaxSharedMemoryPerBlock);
+  out.total_constant_memory = value(DeviceAttribute::kTotalConstantMemory);
+  out.simd_width = value(DeviceAttribute::kWarpSize);
+  out.mem_pitch = value(DeviceAttribute::kMaxPitch);
+  out.regs_per_block = value(DeviceAttribute::kMaxRegistersPerBlock);
+  out.clock_rate = value(DeviceAttribute::kClockRate);
+  out.texture_align = value(DeviceAttribute::kTextureAlignment);
+  *properties = out;
+  return absl::OkStatus();
+}
+
+absl::Status GetExecAffinitySupport(int* supported, int type, int device_ordinal) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (supported == nullptr) {
+    return Error(ErrorCode::kInvalidValue, "cuDeviceGetExecAffinitySupport: pi is null");
+  }
+  if (type != 0) {
+    return Error(ErrorCode::kInvalidValue, "cuDeviceGetExecAffinitySupport: unknown type ", type);
+  }
+  SH_RETURN_IF_ERROR(GetDevice(device_ordinal).status());
+  *supported = 0;
+  return absl::OkStatus();
+}
+
+absl::Status GetTexture1DLinearMaxWidth(size_t* width, uint32_t format, unsigned channels,
+                                        int device_ordinal) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (width == nullptr) {
+    return Error(ErrorCode::kInvalidValue,
+                 "cuDeviceGetTexture1DLinearMaxWidth: maxWidthInElements is null");
+  }
+  if (ArrayElementBytes(format, channels) == 0) {
+    return Error(ErrorCode::kInvalidValue, "cuDeviceGetTexture1DLinearMaxWidth: format 0x",
+                 absl::Hex(format), " with ", channels,
+                 " channels is no texel format (1, 2 or 4 channels of 8/16/32-bit integers, "
+                 "half or float)");
+  }
+  SH_ASSIGN_OR_RETURN(Device * device, GetDevice(device_ordinal));
+  // A texture over linear memory is a texel buffer of whole elements.
+  *width = static_cast<size_t>(device->properties().max_texel_buffer_elements);
   return absl::OkStatus();
 }
 

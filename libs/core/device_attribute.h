@@ -105,6 +105,35 @@ int DeviceAttributeValue(const DeviceProperties& p, DeviceAttribute attribute);
 // Everything known about a device (hipGetDeviceProperties).
 absl::StatusOr<const DeviceProperties*> GetDeviceProperties(int device);
 
+// cuDeviceGetProperties (deprecated CUdevprop): the same numbers
+// GetDeviceAttribute reports for these attributes.
+struct LegacyDeviceProperties {
+  int max_threads_per_block = 0;
+  int max_threads_dim[3] = {};
+  int max_grid_size[3] = {};
+  int shared_mem_per_block = 0;
+  int total_constant_memory = 0;
+  int simd_width = 0;  // the warp size
+  int mem_pitch = 0;
+  int regs_per_block = 0;
+  int clock_rate = 0;
+  int texture_align = 0;
+};
+absl::Status GetLegacyDeviceProperties(LegacyDeviceProperties* properties, int device);
+
+// cuDeviceGetExecAffinitySupport: execution affinity (limiting a context
+// to some multiprocessors; type 0, CU_EXEC_AFFINITY_TYPE_SM_COUNT, is the
+// only one) is never supported: a Vulkan queue cannot be restricted so.
+// `*supported` is 0; other types are kInvalidValue.
+absl::Status GetExecAffinitySupport(int* supported, int type, int device);
+
+// cuDeviceGetTexture1DLinearMaxWidth: the elements a texture over linear
+// memory of `format` (a CUarray_format value) with `channels` channels may
+// span. kInvalidValue for a null output or a format and channel count no
+// texture reads.
+absl::Status GetTexture1DLinearMaxWidth(size_t* width, uint32_t format, unsigned channels,
+                                        int device);
+
 // Name, UUID and memory size (cuDeviceGetName, cuDeviceGetUuid,
 // cuDeviceTotalMem). `length` is the size of `name` in bytes; the name is
 // truncated to fit and always NUL-terminated.

@@ -126,6 +126,33 @@ absl::Status EventDestroy(uint64_t handle) {
   return absl::OkStatus();
 }
 
+absl::Status EventRecordWithFlags(uint64_t handle, uint64_t stream_handle, unsigned flags) {
+  if ((flags & ~kEventRecordExternal) != 0) {
+    SH_RETURN_IF_ERROR(CurrentContext().status());
+    return Error(ErrorCode::kInvalidValue, "cuEventRecordWithFlags: unknown flags 0x",
+                 absl::Hex(flags));
+  }
+  if (flags == kEventRecordExternal) {
+    SH_RETURN_IF_ERROR(CurrentContext().status());
+    SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(handle));
+    SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+    if (stream->context() != event->context()) {
+      return Error(ErrorCode::kInvalidHandle,
+                   "cuEventRecordWithFlags: the event and the stream belong to different "
+                   "contexts");
+    }
+    if (stream->capture() != nullptr) {
+      if (event->ipc() != nullptr) {
+        return Error(ErrorCode::kStreamCaptureUnsupported,
+                     "cuEventRecordWithFlags: interprocess events cannot be recorded in a "
+                     "capture");
+      }
+      return CaptureExternalEventRecord(stream, handle);
+    }
+  }
+  return EventRecord(handle, stream_handle);
+}
+
 absl::Status EventRecord(uint64_t handle, uint64_t stream_handle) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_ASSIGN_OR_RETURN(Event * event, ResolveEvent(handle));

@@ -96,6 +96,14 @@ absl::Status EventCreate(HandleOut out, unsigned flags, Api api = Api::kCuda);
 absl::Status EventDestroy(uint64_t event);
 // Records the event in `stream` (0: the legacy stream).
 absl::Status EventRecord(uint64_t event, uint64_t stream);
+// Flags of cuEventRecordWithFlags.
+inline constexpr unsigned kEventRecordDefault = 0x0;
+inline constexpr unsigned kEventRecordExternal = 0x1;
+// cuEventRecordWithFlags: kEventRecordExternal makes the record an event
+// record node of the graph when `stream` is capturing (so work outside the
+// graph can wait for that point of each launch); outside a capture both
+// flags record as EventRecord does. Other flags are kInvalidValue.
+absl::Status EventRecordWithFlags(uint64_t event, uint64_t stream, unsigned flags);
 // kNotReady while the recorded work is pending; a never-recorded event is
 // complete.
 absl::Status EventQuery(uint64_t event);

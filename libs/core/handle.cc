@@ -137,7 +137,14 @@ Table& GlobalTable() {
 
 }  // namespace
 
-Object::Object(ObjectKind kind) : kind_(kind), handle_(GlobalTable().Insert(this, kind)) {}
+namespace {
+std::atomic<uint64_t> next_unique_id{1};
+}  // namespace
+
+Object::Object(ObjectKind kind)
+    : kind_(kind),
+      handle_(GlobalTable().Insert(this, kind)),
+      unique_id_(next_unique_id.fetch_add(1, std::memory_order_relaxed)) {}
 
 Object::~Object() { GlobalTable().Remove(handle_); }
 

@@ -53,10 +53,14 @@ class Object {
 
   ObjectKind kind() const { return kind_; }
   uint64_t handle() const { return handle_; }
+  // Unique among all objects of the process, never reused (cuCtxGetId,
+  // cuStreamGetId): handles are reused once their slot's generation wraps.
+  uint64_t unique_id() const { return unique_id_; }
 
  private:
   const ObjectKind kind_;
   const uint64_t handle_;
+  const uint64_t unique_id_;
 };
 
 // Resolves `handle` to a live object of `kind`, or null with the reason in

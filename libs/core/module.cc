@@ -563,6 +563,19 @@ absl::Status FuncGetName(const char** name, uint64_t handle) {
   return absl::OkStatus();
 }
 
+absl::Status FuncIsLoaded(int* state, uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (state == nullptr) return Error(ErrorCode::kInvalidValue, "cuFuncIsLoaded: state is null");
+  SH_RETURN_IF_ERROR(ResolveFunction(handle).status());
+  *state = kFunctionLoaded;
+  return absl::OkStatus();
+}
+
+absl::Status FuncLoad(uint64_t handle) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  return ResolveFunction(handle).status();
+}
+
 absl::Status FuncGetModule(HandleOut module, uint64_t handle) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   if (module.is_null()) return Error(ErrorCode::kInvalidValue, "cuFuncGetModule: hmod is null");

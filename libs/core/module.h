@@ -6,6 +6,7 @@
 #ifndef STREAMHAL_CORE_MODULE_H_
 #define STREAMHAL_CORE_MODULE_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -70,6 +71,19 @@ class Function : public Object {
   uint64_t code_hash() const { return code_hash_; }
   void set_code_hash(uint64_t hash) { code_hash_ = hash; }
 
+  // What the legacy execution-control calls (cuFuncSetBlockShape,
+  // cuFuncSetSharedSize, cuParamSet*) accumulate for cuLaunch*: CUDA keeps
+  // it per function, and it persists across launches (core/legacy_launch.h).
+  struct LegacyLaunchState {
+    std::array<uint32_t, 3> block = {1, 1, 1};
+    uint32_t shared_bytes = 0;
+    uint32_t param_size = 0;
+    alignas(16) uint8_t params[kMaxParamBlockBytes] = {};
+  };
+  Mutex& legacy_mutex() const { return legacy_mutex_; }
+  // Made on first use; callers hold legacy_mutex().
+  LegacyLaunchState& legacy_state() ABSL_EXCLUSIVE_LOCKS_REQUIRED(legacy_mutex_);
+
  private:
   Module* const module_;
   const KernelInfo info_;
@@ -78,6 +92,8 @@ class Function : public Object {
   Allocation* const globals_;
   uint32_t max_dynamic_shared_bytes_ = 0;
   uint64_t code_hash_ = 0;
+  mutable Mutex legacy_mutex_;
+  std::unique_ptr<LegacyLaunchState> legacy_ ABSL_GUARDED_BY(legacy_mutex_);
 };
 
 class Module : public Object {
@@ -199,6 +215,13 @@ absl::Status FuncSetSharedMemConfig(uint64_t function, int config);
 absl::Status FuncGetName(const char** name, uint64_t function);
 // cuFuncGetModule.
 absl::Status FuncGetModule(HandleOut module, uint64_t function);
+// cuFuncIsLoaded / cuFuncLoad: a Function exists only inside a loaded
+// module (lazy loading defers making a library's module for a context, not
+// a function of a module), so every function is loaded
+// (CU_FUNCTION_LOADING_STATE_LOADED, 1) and loading one does nothing.
+inline constexpr int kFunctionLoaded = 1;
+absl::Status FuncIsLoaded(int* state, uint64_t function);
+absl::Status FuncLoad(uint64_t function);
 // cuFuncGetParamInfo: offset and size (extent, spirv_reflect.h) of
 // parameter `index` in the parameter block. `size` may be null.
 absl::Status FuncGetParamInfo(uint64_t function, size_t index, size_t* offset, size_t* size);

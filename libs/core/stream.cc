@@ -233,8 +233,17 @@ absl::Status StreamGetContext(uint64_t handle, HandleOut out) {
 
 absl::Status StreamGetDevice(uint64_t handle, int* device) {
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
-  if (device == nullptr) return Error(ErrorCode::kInvalidValue, "hipStreamGetDevice: null");
+  if (device == nullptr)
+    return Error(ErrorCode::kInvalidValue,
+                 "cuStreamGetDevice / hipStreamGetDevice: device is null");
   *device = stream->context()->device()->ordinal();
+  return absl::OkStatus();
+}
+
+absl::Status StreamGetId(uint64_t handle, unsigned long long* id) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(handle));
+  if (id == nullptr) return Error(ErrorCode::kInvalidValue, "cuStreamGetId: streamId is null");
+  *id = stream->unique_id();
   return absl::OkStatus();
 }
 
@@ -304,14 +313,6 @@ absl::Status StreamWaitEvent(uint64_t stream_handle, uint64_t event_handle, unsi
     return backend->RecordWait(source->backend(), record->point);
   }));
   stream->NoteWaited(record->stream, record->point);
-  return absl::OkStatus();
-}
-
-absl::Status StreamCopyAttributes(uint64_t dst, uint64_t src) {
-  SH_RETURN_IF_ERROR(ResolveStream(dst).status());
-  SH_RETURN_IF_ERROR(ResolveStream(src).status());
-  // The attributes CUDA copies (access policy window, synchronisation
-  // policy) have no Vulkan counterpart; streams carry none to copy.
   return absl::OkStatus();
 }
 

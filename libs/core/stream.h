@@ -17,6 +17,7 @@
 #include "core/handle.h"
 #include "core/mutex.h"
 #include "core/status.h"
+#include "core/stream_attributes.h"
 
 namespace streamhal {
 
@@ -49,7 +50,16 @@ class Stream : public Object {
   Context* context() const { return context_; }
   StreamRole role() const { return role_; }
   unsigned flags() const { return flags_; }
-  int priority() const { return priority_; }
+  int priority() const { return priority_.load(std::memory_order_relaxed); }
+  // cuStreamSetAttribute(CU_LAUNCH_ATTRIBUTE_PRIORITY): already clamped to
+  // the device's range. A hint only: the device has one queue.
+  void set_priority(int priority) { priority_.store(priority, std::memory_order_relaxed); }
+  // The attributes of cuStreamSetAttribute other than the priority
+  // (core/stream_attributes.h), under their lock.
+  Mutex& attributes_mutex() const { return attributes_mutex_; }
+  StreamAttributes& attributes() ABSL_EXCLUSIVE_LOCKS_REQUIRED(attributes_mutex_) {
+    return attributes_;
+  }
   // hipExtStreamCreateWithCUMask: the compute-unit mask given at creation
   // (empty: every unit). A Vulkan queue cannot be restricted to some compute
   // units, so the mask is kept and reported, not enforced.
@@ -132,7 +142,9 @@ class Stream : public Object {
   Context* const context_;
   const StreamRole role_;
   const unsigned flags_;
-  const int priority_;
+  std::atomic<int> priority_;
+  mutable Mutex attributes_mutex_;
+  StreamAttributes attributes_ ABSL_GUARDED_BY(attributes_mutex_);
   // Serialises recording and Flush; Wait and IsComplete are thread-safe in
   // the backend and run without it. What every launch writes (this lock,
   // work_count_, seen_mutex_) starts a cache line of its own, and the
@@ -178,10 +190,12 @@ absl::Status StreamGetPriority(uint64_t stream, int* priority);
 absl::Status StreamGetFlags(uint64_t stream, unsigned* flags);
 absl::Status StreamGetContext(uint64_t stream, HandleOut out);
 absl::Status StreamGetDevice(uint64_t stream, int* device);
+// cuStreamGetId: a number unique to the stream for the life of the process
+// (the null streams have theirs too).
+absl::Status StreamGetId(uint64_t stream, unsigned long long* id);
 absl::Status StreamQuery(uint64_t stream);  // kNotReady while work is pending
 absl::Status StreamSynchronize(uint64_t stream);
 absl::Status StreamWaitEvent(uint64_t stream, uint64_t event, unsigned flags);
-absl::Status StreamCopyAttributes(uint64_t dst, uint64_t src);
 // cuLaunchHostFunc: `fn(data)` runs after all earlier work of the stream;
 // later work waits for it.
 absl::Status LaunchHostFunc(uint64_t stream, void (*fn)(void*), void* data);

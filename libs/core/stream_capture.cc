@@ -149,6 +149,10 @@ absl::Status CaptureEventRecord(Stream* stream, Event* event) {
   return absl::OkStatus();
 }
 
+absl::Status CaptureExternalEventRecord(Stream* stream, uint64_t event) {
+  return AddToTail(stream, GraphNodeType::kEventRecord, EventNodeParams{event});
+}
+
 absl::Status CaptureEventWait(Stream* stream, Event* event) {
   MutexLock lock(&CaptureMutex());
   std::optional<Event::Captured> captured = event->captured();

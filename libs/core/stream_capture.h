@@ -55,6 +55,9 @@ absl::Status CaptureMemAlloc(Stream* stream, uint64_t bytes, uint64_t* address);
 // allocation node of the same capture made (kInvalidValue otherwise).
 absl::Status CaptureMemFree(Stream* stream, uint64_t address);
 absl::Status CaptureEventRecord(Stream* stream, Event* event);
+// cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL) in a capture: an event
+// record node after the stream's tail, as cuGraphAddEventRecordNode adds.
+absl::Status CaptureExternalEventRecord(Stream* stream, uint64_t event);
 // A wait by `stream` (capturing or not) on an event recorded in a capture.
 absl::Status CaptureEventWait(Stream* stream, Event* event);
 // A call that cannot be captured (a synchronisation, a synchronous copy):

@@ -422,6 +422,36 @@ absl::Status Memcpy3D(const Copy3DParams& copy, uint64_t stream_handle, Sync syn
   return RunCopy3D(stream, copy, sync);
 }
 
+absl::Status Memcpy3DPeer(const Copy3DParams& copy, uint64_t dst_context, uint64_t src_context,
+                          uint64_t stream_handle, Sync sync) {
+  SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
+  SH_RETURN_IF_ERROR(ResolveStream(stream_handle).status());
+  // The device each device end's context names; the memory must be its.
+  const auto check = [&](const CopyEnd& end, uint64_t context_handle,
+                         const char* what) -> absl::Status {
+    if (end.type == MemoryType::kHost || end.type == MemoryType::kArray) return absl::OkStatus();
+    if (end.type == MemoryType::kUnified) {
+      const ResolvedPointer pointer = ResolveAnyRange(end.address, 1);
+      if (!pointer.is_device()) return absl::OkStatus();
+    }
+    SH_ASSIGN_OR_RETURN(Context * owner, ResolveContext(context_handle));
+    SH_ASSIGN_OR_RETURN(ResolvedPointer pointer, ResolveDeviceRange(end.address, 1, what));
+    if (DeviceOf(pointer) != owner->device()) {
+      return Error(ErrorCode::kInvalidValue, what, " 0x", absl::Hex(end.address),
+                   " is not memory of the device its context names");
+    }
+    if (owner->device() != context->device()) {
+      return Error(ErrorCode::kNotSupported, what,
+                   " is memory of another device: 3-D copies between devices are not "
+                   "supported yet (cuMemcpyPeer copies between them)");
+    }
+    return absl::OkStatus();
+  };
+  SH_RETURN_IF_ERROR(check(copy.src, src_context, "cuMemcpy3DPeer: source"));
+  SH_RETURN_IF_ERROR(check(copy.dst, dst_context, "cuMemcpy3DPeer: destination"));
+  return Memcpy3D(copy, stream_handle, sync);
+}
+
 absl::Status RunCopy3D(Stream* stream, const Copy3DParams& copy, Sync sync) {
   // One end: its first byte, and the memory it is in.
   struct Side {

@@ -50,6 +50,15 @@ absl::Status Memset(uint64_t dst, uint32_t value, unsigned element_size, size_t 
 // capturing stream a linear copy becomes a memcpy node.
 absl::Status Memcpy3D(const Copy3DParams& copy, uint64_t stream, Sync sync);
 
+// cuMemcpy3DPeer(Async): Memcpy3D where each device end is memory of the
+// device of its context (`dst_context`, `src_context`; ignored for host and
+// array ends, as CUDA documents): kInvalidContext for a bad context of a
+// device end, kInvalidValue when the memory is another device's. A copy
+// whose device ends are not all on the current context's device is
+// kNotSupported (only the 1-D peer copies cross devices).
+absl::Status Memcpy3DPeer(const Copy3DParams& copy, uint64_t dst_context, uint64_t src_context,
+                          uint64_t stream, Sync sync);
+
 // Runs a copy that ValidateCopy3D accepted on `stream`, which does not
 // capture (Memcpy3D, and graph launches for copies that touch pageable
 // memory).

@@ -20,7 +20,7 @@ forwards to it.
                         must export.
 
 Python 3 standard library only. Usage:
-  gen_entry_points.py --table TSV --cuda-header H --hip-header H [...]
+  gen_entry_points.py --table TSV --cuda-header H [...] --hip-header H [...]
                       --output-dir DIR
 """
 
@@ -67,8 +67,8 @@ class Param:
         self.text = text
 
 
-def cuda_prototypes(path):
-    text = strip_comments(open(path).read())
+def cuda_prototypes(paths):
+    text = " ".join(strip_comments(open(path).read()) for path in paths)
     protos = {}
     for m in re.finditer(r"\bCUresult\s+CUDAAPI\s+(cu\w+)\s*\(([^;]*?)\)\s*;", text, flags=re.S):
         protos[m.group(1)] = [Param(p) for p in split_params(m.group(2))]
@@ -162,7 +162,8 @@ def forwarding(name, target, params, per_thread):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--table", required=True)
-    parser.add_argument("--cuda-header", required=True)
+    # cuda.h and the interop headers beside it (cudaGL.h, cudaProfiler.h, ...).
+    parser.add_argument("--cuda-header", action="append", required=True)
     parser.add_argument("--hip-header", action="append", default=[])
     parser.add_argument("--output-dir", required=True)
     args = parser.parse_args()
@@ -205,7 +206,8 @@ def main():
     out = os.path.join(args.output_dir, "cuda_entry_points.cc")
     with open(out + ".tmp", "w") as f:
         f.write(header)
-        f.write('#include <cuda.h>\n\n#include "core/entry_points.h"\n#include "per_thread_stream.h"\n\n')
+        f.write("".join("#include <%s>\n" % os.path.basename(h) for h in args.cuda_header))
+        f.write('\n#include "core/entry_points.h"\n#include "per_thread_stream.h"\n\n')
         f.write('extern "C" {\n\n')
         f.write("\n".join(wrappers))
         f.write('\n}  // extern "C"\n\nnamespace streamhal::cuda {\nnamespace {\n\n')

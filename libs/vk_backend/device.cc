@@ -533,6 +533,7 @@ absl::Status VulkanDevice::Probe() {
   // NVIDIA's 32 (a multiple of every texel size), never less than the base
   // alignment. Programs size their frames by it (ffmpeg's are 32-aligned).
   p.texture_alignment = ClampToInt(std::max<VkDeviceSize>(limits.minTexelBufferOffsetAlignment, 1));
+  p.max_texel_buffer_elements = limits.maxTexelBufferElements;
   p.texture_pitch_alignment = std::max(p.texture_alignment, 32);
   p.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
 

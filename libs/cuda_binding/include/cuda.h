@@ -6,7 +6,12 @@
  * and function signatures follow the published CUDA 12.0 driver API, so
  * existing driver-API programs compile unchanged. Enumerations list exactly
  * the values published for CUDA 12.0 (values added by later releases are
- * absent on purpose).
+ * absent on purpose). Every other function of NVIDIA's CUDA 13.0 cuda.h is
+ * declared as well, with the types it needs, so that every name NVIDIA's
+ * library exports exists here too: each works or answers
+ * CUDA_ERROR_NOT_SUPPORTED (docs/status.md says which). The interop headers
+ * beside this one (cudaGL.h, cudaEGL.h, cudaVDPAU.h, cudaProfiler.h) do the
+ * same for theirs.
  *
  * Unlike NVIDIA's header, no macro renames entry points to versioned symbols
  * (cuMemAlloc_v2, cuCtxCreate_v2, ...): the plain names are exported, each
@@ -29,7 +34,9 @@
  *   cuStreamUpdateCaptureDependencies -> cuStreamUpdateCaptureDependencies_v2
  *   cuEventElapsedTime                -> cuEventElapsedTime_v2 (same signature)
  *   cuGraphGetEdges, cuGraphNodeGetDependencies, cuGraphNodeGetDependentNodes,
- *   cuGraphAddDependencies, cuGraphRemoveDependencies -> their _v2 (edge data)
+ *   cuGraphAddDependencies, cuGraphRemoveDependencies, cuGraphAddNode -> their
+ *   _v2 (edge data)
+ *   cuMemcpyBatchAsync, cuMemcpy3DBatchAsync -> their _v2 (no failure index)
  * and the 12.x declarations of those names are left out. NVIDIA's headers have
  * no such switch (each release presents its own generation, and CUDA_VERSION
  * says which); STREAMHAL_CUDA_API_VERSION picks the release this header
@@ -1499,6 +1506,453 @@ typedef enum CUstreamUpdateCaptureDependencies_flags_enum {
 } CUstreamUpdateCaptureDependencies_flags;
 
 /* ------------------------------------------------------------------------ */
+/* Types of the later and the legacy entry points                           */
+/* ------------------------------------------------------------------------ */
+
+/* cuDeviceGetProperties (deprecated): a device's properties before
+ * cuDeviceGetAttribute. */
+typedef struct CUdevprop_st {
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int sharedMemPerBlock;
+  int totalConstantMemory;
+  int SIMDWidth;
+  int memPitch;
+  int regsPerBlock;
+  int clockRate;
+  int textureAlign;
+} CUdevprop_v1;
+typedef CUdevprop_v1 CUdevprop;
+
+/* cuMemcpy3DPeer: CUDA_MEMCPY3D with a context for each side. */
+typedef struct CUDA_MEMCPY3D_PEER_st {
+  size_t srcXInBytes;
+  size_t srcY;
+  size_t srcZ;
+  size_t srcLOD;
+  CUmemorytype srcMemoryType;
+  const void* srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  CUcontext srcContext;
+  size_t srcPitch;
+  size_t srcHeight;
+  size_t dstXInBytes;
+  size_t dstY;
+  size_t dstZ;
+  size_t dstLOD;
+  CUmemorytype dstMemoryType;
+  void* dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  CUcontext dstContext;
+  size_t dstPitch;
+  size_t dstHeight;
+  size_t WidthInBytes;
+  size_t Height;
+  size_t Depth;
+} CUDA_MEMCPY3D_PEER_v1;
+typedef CUDA_MEMCPY3D_PEER_v1 CUDA_MEMCPY3D_PEER;
+
+/* Stream and kernel node attributes are launch attributes. */
+typedef CUlaunchAttributeID CUstreamAttrID;
+typedef CUlaunchAttributeValue CUstreamAttrValue_v1;
+typedef CUstreamAttrValue_v1 CUstreamAttrValue;
+typedef CUlaunchAttributeID CUkernelNodeAttrID;
+typedef CUlaunchAttributeValue CUkernelNodeAttrValue_v1;
+typedef CUkernelNodeAttrValue_v1 CUkernelNodeAttrValue;
+
+/* cuFuncIsLoaded. */
+typedef enum CUfunctionLoadingState_enum {
+  CU_FUNCTION_LOADING_STATE_UNLOADED = 0,
+  CU_FUNCTION_LOADING_STATE_LOADED = 1,
+  CU_FUNCTION_LOADING_STATE_MAX
+} CUfunctionLoadingState;
+
+/* Graph user objects and conditional nodes. */
+typedef struct CUuserObject_st* CUuserObject;
+typedef enum CUuserObject_flags_enum { CU_USER_OBJECT_NO_DESTRUCTOR_SYNC = 1 } CUuserObject_flags;
+typedef enum CUuserObjectRetain_flags_enum {
+  CU_GRAPH_USER_OBJECT_MOVE = 1
+} CUuserObjectRetain_flags;
+typedef cuuint64_t CUgraphConditionalHandle;
+#define CU_GRAPH_COND_ASSIGN_DEFAULT 0x1
+
+/* Batch memory operation nodes. */
+typedef struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
+  CUcontext ctx;
+  unsigned int count;
+  CUstreamBatchMemOpParams* paramArray;
+  unsigned int flags;
+} CUDA_BATCH_MEM_OP_NODE_PARAMS_v1;
+typedef CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 CUDA_BATCH_MEM_OP_NODE_PARAMS;
+
+/* cuGraphAddNode and the generic node calls: a node's type and its
+ * parameters (streamhal serves none of them; the union keeps the published
+ * size). */
+typedef struct CUgraphNodeParams_st {
+  CUgraphNodeType type;
+  int reserved0[3];
+  STREAMHAL_ANONYMOUS_UNION {
+    long long reserved1[29];
+    CUDA_KERNEL_NODE_PARAMS_v2 kernel;
+    CUDA_MEMSET_NODE_PARAMS memset;
+    CUDA_HOST_NODE_PARAMS host;
+  };
+  long long reserved2;
+} CUgraphNodeParams;
+
+/* Arrays: memory requirements, planes and sparse properties. */
+typedef struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
+  size_t size;
+  size_t alignment;
+  unsigned int reserved[4];
+} CUDA_ARRAY_MEMORY_REQUIREMENTS_v1;
+typedef CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 CUDA_ARRAY_MEMORY_REQUIREMENTS;
+
+typedef struct CUDA_ARRAY_SPARSE_PROPERTIES_st {
+  struct {
+    unsigned int width;
+    unsigned int height;
+    unsigned int depth;
+  } tileExtent;
+  unsigned int miptailFirstLevel;
+  unsigned long long miptailSize;
+  unsigned int flags;
+  unsigned int reserved[4];
+} CUDA_ARRAY_SPARSE_PROPERTIES_v1;
+typedef CUDA_ARRAY_SPARSE_PROPERTIES_v1 CUDA_ARRAY_SPARSE_PROPERTIES;
+
+typedef enum CUarraySparseSubresourceType_enum {
+  CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL = 0,
+  CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL = 1
+} CUarraySparseSubresourceType;
+typedef enum CUmemOperationType_enum {
+  CU_MEM_OPERATION_TYPE_MAP = 1,
+  CU_MEM_OPERATION_TYPE_UNMAP = 2
+} CUmemOperationType;
+typedef enum CUmemHandleType_enum { CU_MEM_HANDLE_TYPE_GENERIC = 0 } CUmemHandleType;
+
+/* cuMemMapArrayAsync: one mapping of a sparse array's tiles. */
+typedef struct CUarrayMapInfo_st {
+  CUresourcetype resourceType;
+  union {
+    CUmipmappedArray mipmap;
+    CUarray array;
+  } resource;
+  CUarraySparseSubresourceType subresourceType;
+  union {
+    struct {
+      unsigned int level;
+      unsigned int layer;
+      unsigned int offsetX;
+      unsigned int offsetY;
+      unsigned int offsetZ;
+      unsigned int extentWidth;
+      unsigned int extentHeight;
+      unsigned int extentDepth;
+    } sparseLevel;
+    struct {
+      unsigned int layer;
+      unsigned long long offset;
+      unsigned long long size;
+    } miptail;
+  } subresource;
+  CUmemOperationType memOperationType;
+  CUmemHandleType memHandleType;
+  union {
+    CUmemGenericAllocationHandle memHandle;
+  } memHandle;
+  unsigned long long offset;
+  unsigned int deviceBitMask;
+  unsigned int flags;
+  unsigned int reserved[2];
+} CUarrayMapInfo_v1;
+typedef CUarrayMapInfo_v1 CUarrayMapInfo;
+
+/* cuMemGetHandleForAddressRange. */
+typedef enum CUmemRangeHandleType_enum {
+  CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = 0x1,
+  CU_MEM_RANGE_HANDLE_TYPE_MAX = 0x7FFFFFFF
+} CUmemRangeHandleType;
+
+/* cuFlushGPUDirectRDMAWrites. */
+typedef enum CUflushGPUDirectRDMAWritesTarget_enum {
+  CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX = 0
+} CUflushGPUDirectRDMAWritesTarget;
+typedef enum CUflushGPUDirectRDMAWritesScope_enum {
+  CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER = 100,
+  CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES = 200
+} CUflushGPUDirectRDMAWritesScope;
+
+/* cuDeviceGetHostAtomicCapabilities, cuDeviceGetP2PAtomicCapabilities. */
+typedef enum CUatomicOperation_enum {
+  CU_ATOMIC_OPERATION_INTEGER_ADD = 0,
+  CU_ATOMIC_OPERATION_INTEGER_MIN = 1,
+  CU_ATOMIC_OPERATION_INTEGER_MAX = 2,
+  CU_ATOMIC_OPERATION_INTEGER_INCREMENT = 3,
+  CU_ATOMIC_OPERATION_INTEGER_DECREMENT = 4,
+  CU_ATOMIC_OPERATION_AND = 5,
+  CU_ATOMIC_OPERATION_OR = 6,
+  CU_ATOMIC_OPERATION_XOR = 7,
+  CU_ATOMIC_OPERATION_EXCHANGE = 8,
+  CU_ATOMIC_OPERATION_CAS = 9,
+  CU_ATOMIC_OPERATION_FLOAT_ADD = 10,
+  CU_ATOMIC_OPERATION_FLOAT_MIN = 11,
+  CU_ATOMIC_OPERATION_FLOAT_MAX = 12,
+  CU_ATOMIC_OPERATION_MAX
+} CUatomicOperation;
+
+/* Asynchronous device notifications. */
+typedef enum CUasyncNotificationType_enum {
+  CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET = 0x1
+} CUasyncNotificationType;
+typedef struct CUasyncNotificationInfo_st {
+  CUasyncNotificationType type;
+  union {
+    struct {
+      unsigned long long bytesOverBudget;
+    } overBudget;
+  } info;
+} CUasyncNotificationInfo;
+typedef struct CUasyncCallbackEntry_st* CUasyncCallbackHandle;
+typedef void(CUDA_CB* CUasyncCallback)(CUasyncNotificationInfo* info, void* userData,
+                                       CUasyncCallbackHandle callback);
+
+/* Green contexts and device resources. */
+typedef struct CUgreenCtx_st* CUgreenCtx;
+typedef struct CUdevResourceDesc_st* CUdevResourceDesc;
+typedef enum CUgreenCtxCreate_flags_enum {
+  CU_GREEN_CTX_DEFAULT_STREAM = 0x1
+} CUgreenCtxCreate_flags;
+typedef enum CUdevResourceType_enum {
+  CU_DEV_RESOURCE_TYPE_INVALID = 0,
+  CU_DEV_RESOURCE_TYPE_SM = 1
+} CUdevResourceType;
+typedef struct CUdevSmResource_st {
+  unsigned int smCount;
+} CUdevSmResource;
+typedef struct CUdevResource_st {
+  CUdevResourceType type;
+  unsigned char _internal_padding[92];
+  STREAMHAL_ANONYMOUS_UNION {
+    CUdevSmResource sm;
+    unsigned char _oversize[48];
+  };
+} CUdevResource_v1;
+typedef CUdevResource_v1 CUdevResource;
+
+/* Core dumps. */
+typedef enum CUcoredumpSettings_enum {
+  CU_COREDUMP_ENABLE_ON_EXCEPTION = 1,
+  CU_COREDUMP_TRIGGER_HOST = 2,
+  CU_COREDUMP_LIGHTWEIGHT = 3,
+  CU_COREDUMP_ENABLE_USER_TRIGGER = 4,
+  CU_COREDUMP_FILE = 5,
+  CU_COREDUMP_PIPE = 6,
+  CU_COREDUMP_GENERATION_FLAGS = 7,
+  CU_COREDUMP_MAX
+} CUcoredumpSettings;
+
+/* Checkpointing of a process's CUDA state. */
+typedef enum CUprocessState_enum {
+  CU_PROCESS_STATE_RUNNING = 0,
+  CU_PROCESS_STATE_LOCKED = 1,
+  CU_PROCESS_STATE_CHECKPOINTED = 2,
+  CU_PROCESS_STATE_FAILED = 3
+} CUprocessState;
+typedef struct CUcheckpointLockArgs_st {
+  unsigned int timeoutMs;
+  unsigned int reserved0;
+  cuuint64_t reserved1[7];
+} CUcheckpointLockArgs;
+typedef struct CUcheckpointCheckpointArgs_st {
+  cuuint64_t reserved[8];
+} CUcheckpointCheckpointArgs;
+typedef struct CUcheckpointRestoreArgs_st {
+  cuuint64_t reserved[8];
+} CUcheckpointRestoreArgs;
+typedef struct CUcheckpointUnlockArgs_st {
+  cuuint64_t reserved[8];
+} CUcheckpointUnlockArgs;
+
+/* Driver logs. */
+typedef enum CUlogLevel_enum { CU_LOG_LEVEL_ERROR = 0, CU_LOG_LEVEL_WARNING = 1 } CUlogLevel;
+typedef struct CUlogsCallbackEntry_st* CUlogsCallbackHandle;
+typedef void(CUDA_CB* CUlogsCallback)(void* data, CUlogLevel logLevel, char* message,
+                                      size_t length);
+typedef unsigned int CUlogIterator;
+
+/* Multicast objects. */
+typedef enum CUmulticastGranularity_flags_enum {
+  CU_MULTICAST_GRANULARITY_MINIMUM = 0x0,
+  CU_MULTICAST_GRANULARITY_RECOMMENDED = 0x1
+} CUmulticastGranularity_flags;
+typedef struct CUmulticastObjectProp_st {
+  unsigned int numDevices;
+  size_t size;
+  unsigned long long handleTypes;
+  unsigned long long flags;
+} CUmulticastObjectProp_v1;
+typedef CUmulticastObjectProp_v1 CUmulticastObjectProp;
+
+/* Tensor maps (tensor memory access descriptors): 128 opaque bytes aligned
+ * to 64. */
+#define CU_TENSOR_MAP_NUM_QWORDS 16
+typedef struct CUtensorMap_st {
+#if defined(__cplusplus) && __cplusplus >= 201103L
+  alignas(64)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+  _Alignas(64)
+#elif defined(__GNUC__)
+  __attribute__((aligned(64)))
+#endif
+      cuuint64_t opaque[CU_TENSOR_MAP_NUM_QWORDS];
+} CUtensorMap;
+typedef enum CUtensorMapDataType_enum {
+  CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0,
+  CU_TENSOR_MAP_DATA_TYPE_UINT16,
+  CU_TENSOR_MAP_DATA_TYPE_UINT32,
+  CU_TENSOR_MAP_DATA_TYPE_INT32,
+  CU_TENSOR_MAP_DATA_TYPE_UINT64,
+  CU_TENSOR_MAP_DATA_TYPE_INT64,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+  CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ,
+  CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
+  CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ
+} CUtensorMapDataType;
+typedef enum CUtensorMapInterleave_enum {
+  CU_TENSOR_MAP_INTERLEAVE_NONE = 0,
+  CU_TENSOR_MAP_INTERLEAVE_16B,
+  CU_TENSOR_MAP_INTERLEAVE_32B
+} CUtensorMapInterleave;
+typedef enum CUtensorMapSwizzle_enum {
+  CU_TENSOR_MAP_SWIZZLE_NONE = 0,
+  CU_TENSOR_MAP_SWIZZLE_32B,
+  CU_TENSOR_MAP_SWIZZLE_64B,
+  CU_TENSOR_MAP_SWIZZLE_128B
+} CUtensorMapSwizzle;
+typedef enum CUtensorMapL2promotion_enum {
+  CU_TENSOR_MAP_L2_PROMOTION_NONE = 0,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+} CUtensorMapL2promotion;
+typedef enum CUtensorMapFloatOOBfill_enum {
+  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0,
+  CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+} CUtensorMapFloatOOBfill;
+typedef enum CUtensorMapIm2ColWideMode_enum {
+  CU_TENSOR_MAP_IM2COL_WIDE_MODE_W = 0,
+  CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128
+} CUtensorMapIm2ColWideMode;
+
+/* Batched copies (CUDA 12.8) and batched prefetch and discard (13.0). */
+typedef enum CUmemcpyFlags_enum {
+  CU_MEMCPY_FLAG_DEFAULT = 0x0,
+  CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 0x1
+} CUmemcpyFlags;
+typedef enum CUmemcpySrcAccessOrder_enum {
+  CU_MEMCPY_SRC_ACCESS_ORDER_INVALID = 0x0,
+  CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 0x1,
+  CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL = 0x2,
+  CU_MEMCPY_SRC_ACCESS_ORDER_ANY = 0x3,
+  CU_MEMCPY_SRC_ACCESS_ORDER_MAX = 0x7FFFFFFF
+} CUmemcpySrcAccessOrder;
+typedef struct CUmemcpyAttributes_st {
+  CUmemcpySrcAccessOrder srcAccessOrder;
+  CUmemLocation srcLocHint;
+  CUmemLocation dstLocHint;
+  unsigned int flags;
+} CUmemcpyAttributes_v1;
+typedef CUmemcpyAttributes_v1 CUmemcpyAttributes;
+typedef enum CUmemcpy3DOperandType_enum {
+  CU_MEMCPY_OPERAND_TYPE_POINTER = 0x1,
+  CU_MEMCPY_OPERAND_TYPE_ARRAY = 0x2,
+  CU_MEMCPY_OPERAND_TYPE_MAX = 0x7FFFFFFF
+} CUmemcpy3DOperandType;
+typedef struct CUoffset3D_st {
+  size_t x;
+  size_t y;
+  size_t z;
+} CUoffset3D_v1;
+typedef CUoffset3D_v1 CUoffset3D;
+typedef struct CUextent3D_st {
+  size_t width;
+  size_t height;
+  size_t depth;
+} CUextent3D_v1;
+typedef CUextent3D_v1 CUextent3D;
+typedef struct CUmemcpy3DOperand_st {
+  CUmemcpy3DOperandType type;
+  union {
+    struct {
+      CUdeviceptr ptr;
+      size_t rowLength;
+      size_t layerHeight;
+      CUmemLocation locHint;
+    } ptr;
+    struct {
+      CUarray array;
+      CUoffset3D offset;
+    } array;
+  } op;
+} CUmemcpy3DOperand_v1;
+typedef CUmemcpy3DOperand_v1 CUmemcpy3DOperand;
+typedef struct CUDA_MEMCPY3D_BATCH_OP_st {
+  CUmemcpy3DOperand src;
+  CUmemcpy3DOperand dst;
+  CUextent3D extent;
+  CUmemcpySrcAccessOrder srcAccessOrder;
+  unsigned int flags;
+} CUDA_MEMCPY3D_BATCH_OP_v1;
+typedef CUDA_MEMCPY3D_BATCH_OP_v1 CUDA_MEMCPY3D_BATCH_OP;
+
+/* Batched decompression (CUDA 12.8). */
+typedef enum CUmemDecompressAlgorithm_enum {
+  CU_MEM_DECOMPRESS_UNSUPPORTED = 0,
+  CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE = 1 << 0,
+  CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY = 1 << 1,
+  CU_MEM_DECOMPRESS_ALGORITHM_LZ4 = 1 << 2
+} CUmemDecompressAlgorithm;
+typedef struct CUmemDecompressParams_st {
+  size_t srcNumBytes;
+  size_t dstNumBytes;
+  cuuint32_t* dstActBytes;
+  const void* src;
+  void* dst;
+  CUmemDecompressAlgorithm algo;
+  unsigned char padding[20];
+} CUmemDecompressParams;
+
+/* Graphics interop (cudaGL.h, cudaEGL.h, cudaVDPAU.h register resources). */
+typedef struct CUgraphicsResource_st* CUgraphicsResource;
+typedef enum CUgraphicsRegisterFlags_enum {
+  CU_GRAPHICS_REGISTER_FLAGS_NONE = 0x00,
+  CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY = 0x01,
+  CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD = 0x02,
+  CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST = 0x04,
+  CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER = 0x08
+} CUgraphicsRegisterFlags;
+typedef enum CUgraphicsMapResourceFlags_enum {
+  CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE = 0x00,
+  CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY = 0x01,
+  CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD = 0x02
+} CUgraphicsMapResourceFlags;
+typedef enum CUarray_cubemap_face_enum {
+  CU_CUBEMAP_FACE_POSITIVE_X = 0x00,
+  CU_CUBEMAP_FACE_NEGATIVE_X = 0x01,
+  CU_CUBEMAP_FACE_POSITIVE_Y = 0x02,
+  CU_CUBEMAP_FACE_NEGATIVE_Y = 0x03,
+  CU_CUBEMAP_FACE_POSITIVE_Z = 0x04,
+  CU_CUBEMAP_FACE_NEGATIVE_Z = 0x05
+} CUarray_cubemap_face;
+
+/* ------------------------------------------------------------------------ */
 /* Driver entry points                                                      */
 /* ------------------------------------------------------------------------ */
 
@@ -2150,6 +2604,246 @@ CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode*
                                               size_t numDependencies);
 CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char* path, unsigned int flags);
 
+/* Legacy execution control (deprecated): per-function launch state. */
+CUresult CUDAAPI cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z);
+CUresult CUDAAPI cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes);
+CUresult CUDAAPI cuParamSetSize(CUfunction hfunc, unsigned int numbytes);
+CUresult CUDAAPI cuParamSeti(CUfunction hfunc, int offset, unsigned int value);
+CUresult CUDAAPI cuParamSetf(CUfunction hfunc, int offset, float value);
+CUresult CUDAAPI cuParamSetv(CUfunction hfunc, int offset, void* ptr, unsigned int numbytes);
+CUresult CUDAAPI cuLaunch(CUfunction f);
+CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);
+CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);
+
+/* Later device queries. */
+CUresult CUDAAPI cuDeviceGetProperties(CUdevprop* prop, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetTexture1DLinearMaxWidth(size_t* maxWidthInElements,
+                                                    CUarray_format format, unsigned numChannels,
+                                                    CUdevice dev);
+CUresult CUDAAPI cuDeviceGetLuid(char* luid, unsigned int* deviceNodeMask, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetNvSciSyncAttributes(void* nvSciSyncAttrList, CUdevice dev, int flags);
+CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int* pi, CUexecAffinityType type, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetHostAtomicCapabilities(unsigned int* capabilities,
+                                                   const CUatomicOperation* operations,
+                                                   unsigned int count, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetP2PAtomicCapabilities(unsigned int* capabilities,
+                                                  const CUatomicOperation* operations,
+                                                  unsigned int count, CUdevice srcDevice,
+                                                  CUdevice dstDevice);
+CUresult CUDAAPI cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc,
+                                                   void* userData, CUasyncCallbackHandle* callback);
+CUresult CUDAAPI cuDeviceUnregisterAsyncNotification(CUdevice device,
+                                                     CUasyncCallbackHandle callback);
+CUresult CUDAAPI cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
+                                            CUflushGPUDirectRDMAWritesScope scope);
+
+/* Later context, stream and event calls. */
+CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long* ctxId);
+CUresult CUDAAPI cuCtxGetExecAffinity(CUexecAffinityParam* pExecAffinity, CUexecAffinityType type);
+CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);
+CUresult CUDAAPI cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent);
+CUresult CUDAAPI cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent);
+CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long* streamId);
+CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice* device);
+CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr,
+                                      CUstreamAttrValue* value_out);
+CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr,
+                                      const CUstreamAttrValue* value);
+CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);
+CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph,
+                                             const CUgraphNode* dependencies,
+                                             const CUgraphEdgeData* dependencyData,
+                                             size_t numDependencies, CUstreamCaptureMode mode);
+
+/* Lazy loading and clusters. */
+CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState* state, CUfunction function);
+CUresult CUDAAPI cuFuncLoad(CUfunction function);
+CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int* clusterSize, CUfunction func,
+                                                    const CUlaunchConfig* config);
+CUresult CUDAAPI cuOccupancyMaxActiveClusters(int* numClusters, CUfunction func,
+                                              const CUlaunchConfig* config);
+
+/* Later copies and memory calls. */
+CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* pCopy);
+CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER* pCopy, CUstream hStream);
+#if STREAMHAL_CUDA_API_VERSION < 13000
+CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes,
+                                    size_t count, CUmemcpyAttributes* attrs, size_t* attrsIdxs,
+                                    size_t numAttrs, size_t* failIdx, CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP* opList,
+                                      size_t* failIdx, unsigned long long flags, CUstream hStream);
+#endif
+/* CUDA 13.0's forms, the plain names there: without the failure index of
+ * CUDA 12.8's. */
+CUresult CUDAAPI cuMemcpyBatchAsync_v2(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes,
+                                       size_t count, CUmemcpyAttributes* attrs, size_t* attrsIdxs,
+                                       size_t numAttrs, CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP* opList,
+                                         unsigned long long flags, CUstream hStream);
+CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr* dptrs, size_t* sizes, size_t count,
+                                         CUmemLocation* prefetchLocs, size_t* prefetchLocIdxs,
+                                         size_t numPrefetchLocs, unsigned long long flags,
+                                         CUstream hStream);
+CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr* dptrs, size_t* sizes, size_t count,
+                                        unsigned long long flags, CUstream hStream);
+CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr* dptrs, size_t* sizes, size_t count,
+                                                   CUmemLocation* prefetchLocs,
+                                                   size_t* prefetchLocIdxs, size_t numPrefetchLocs,
+                                                   unsigned long long flags, CUstream hStream);
+CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams* paramsArray, size_t count,
+                                           unsigned int flags, size_t* errorIndex, CUstream stream);
+CUresult CUDAAPI cuMemGetHandleForAddressRange(void* handle, CUdeviceptr dptr, size_t size,
+                                               CUmemRangeHandleType handleType,
+                                               unsigned long long flags);
+CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo* mapInfoList, unsigned int count,
+                                    CUstream hStream);
+CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool* pool_out, CUmemLocation* location,
+                                        CUmemAllocationType type);
+CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool* pool, CUmemLocation* location,
+                                 CUmemAllocationType type);
+CUresult CUDAAPI cuMemSetMemPool(CUmemLocation* location, CUmemAllocationType type,
+                                 CUmemoryPool pool);
+CUresult CUDAAPI cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS* memoryRequirements,
+                                              CUarray array, CUdevice device);
+CUresult CUDAAPI cuArrayGetPlane(CUarray* pPlaneArray, CUarray hArray, unsigned int planeIdx);
+CUresult CUDAAPI cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES* sparseProperties,
+                                            CUarray array);
+
+/* Multicast objects. */
+CUresult CUDAAPI cuMulticastCreate(CUmemGenericAllocationHandle* mcHandle,
+                                   const CUmulticastObjectProp* prop);
+CUresult CUDAAPI cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice dev);
+CUresult CUDAAPI cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffset,
+                                    CUmemGenericAllocationHandle memHandle, size_t memOffset,
+                                    size_t size, unsigned long long flags);
+CUresult CUDAAPI cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOffset,
+                                     CUdeviceptr memptr, size_t size, unsigned long long flags);
+CUresult CUDAAPI cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev,
+                                   size_t mcOffset, size_t size);
+CUresult CUDAAPI cuMulticastGetGranularity(size_t* granularity, const CUmulticastObjectProp* prop,
+                                           CUmulticastGranularity_flags option);
+
+/* Tensor maps. */
+CUresult CUDAAPI cuTensorMapEncodeTiled(
+    CUtensorMap* tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank,
+    void* globalAddress, const cuuint64_t* globalDim, const cuuint64_t* globalStrides,
+    const cuuint32_t* boxDim, const cuuint32_t* elementStrides, CUtensorMapInterleave interleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill);
+CUresult CUDAAPI cuTensorMapEncodeIm2col(
+    CUtensorMap* tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank,
+    void* globalAddress, const cuuint64_t* globalDim, const cuuint64_t* globalStrides,
+    const int* pixelBoxLowerCorner, const int* pixelBoxUpperCorner, cuuint32_t channelsPerPixel,
+    cuuint32_t pixelsPerColumn, const cuuint32_t* elementStrides, CUtensorMapInterleave interleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill);
+CUresult CUDAAPI cuTensorMapEncodeIm2colWide(
+    CUtensorMap* tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank,
+    void* globalAddress, const cuuint64_t* globalDim, const cuuint64_t* globalStrides,
+    int pixelBoxLowerCornerWidth, int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel,
+    cuuint32_t pixelsPerColumn, const cuuint32_t* elementStrides, CUtensorMapInterleave interleave,
+    CUtensorMapIm2ColWideMode mode, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill);
+CUresult CUDAAPI cuTensorMapReplaceAddress(CUtensorMap* tensorMap, void* globalAddress);
+
+/* Later graph calls. */
+CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode* phGraphNode, CUgraph hGraph,
+                                          const CUgraphNode* dependencies, size_t numDependencies,
+                                          const CUDA_BATCH_MEM_OP_NODE_PARAMS* nodeParams);
+CUresult CUDAAPI cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode,
+                                                CUDA_BATCH_MEM_OP_NODE_PARAMS* nodeParams_out);
+CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode,
+                                                const CUDA_BATCH_MEM_OP_NODE_PARAMS* nodeParams);
+CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(
+    CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS* nodeParams);
+#if STREAMHAL_CUDA_API_VERSION < 13000
+CUresult CUDAAPI cuGraphAddNode(CUgraphNode* phGraphNode, CUgraph hGraph,
+                                const CUgraphNode* dependencies, size_t numDependencies,
+                                CUgraphNodeParams* nodeParams);
+#endif
+/* CUDA 12.3's form, cuGraphAddNode in CUDA 13.0: with edge data. */
+CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode* phGraphNode, CUgraph hGraph,
+                                   const CUgraphNode* dependencies,
+                                   const CUgraphEdgeData* dependencyData, size_t numDependencies,
+                                   CUgraphNodeParams* nodeParams);
+CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams* nodeParams);
+CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                          CUgraphNodeParams* nodeParams);
+CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle* pHandle_out,
+                                                CUgraph hGraph, CUcontext ctx,
+                                                unsigned int defaultLaunchValue,
+                                                unsigned int flags);
+CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src);
+CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                               CUkernelNodeAttrValue* value_out);
+CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                               const CUkernelNodeAttrValue* value);
+CUresult CUDAAPI cuUserObjectCreate(CUuserObject* object_out, void* ptr, CUhostFn destroy,
+                                    unsigned int initialRefcount, unsigned int flags);
+CUresult CUDAAPI cuUserObjectRetain(CUuserObject object, unsigned int count);
+CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count);
+CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count,
+                                         unsigned int flags);
+CUresult CUDAAPI cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count);
+
+/* Green contexts. */
+CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResourceDesc desc, CUdevice dev,
+                                  unsigned int flags);
+CUresult CUDAAPI cuGreenCtxDestroy(CUgreenCtx hCtx);
+CUresult CUDAAPI cuCtxFromGreenCtx(CUcontext* pContext, CUgreenCtx hCtx);
+CUresult CUDAAPI cuDeviceGetDevResource(CUdevice device, CUdevResource* resource,
+                                        CUdevResourceType type);
+CUresult CUDAAPI cuCtxGetDevResource(CUcontext hCtx, CUdevResource* resource,
+                                     CUdevResourceType type);
+CUresult CUDAAPI cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource* resource,
+                                          CUdevResourceType type);
+CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups,
+                                             const CUdevResource* input, CUdevResource* remaining,
+                                             unsigned int useFlags, unsigned int minCount);
+CUresult CUDAAPI cuDevResourceGenerateDesc(CUdevResourceDesc* phDesc, CUdevResource* resources,
+                                           unsigned int nbResources);
+CUresult CUDAAPI cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent);
+CUresult CUDAAPI cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent);
+CUresult CUDAAPI cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx* phCtx);
+CUresult CUDAAPI cuGreenCtxStreamCreate(CUstream* phStream, CUgreenCtx greenCtx, unsigned int flags,
+                                        int priority);
+CUresult CUDAAPI cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long* greenCtxId);
+
+/* Core dumps, checkpoints and logs. */
+CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void* value, size_t* size);
+CUresult CUDAAPI cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void* value, size_t* size);
+CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void* value, size_t* size);
+CUresult CUDAAPI cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void* value, size_t* size);
+CUresult CUDAAPI cuCheckpointProcessGetRestoreThreadId(int pid, int* tid);
+CUresult CUDAAPI cuCheckpointProcessGetState(int pid, CUprocessState* state);
+CUresult CUDAAPI cuCheckpointProcessLock(int pid, CUcheckpointLockArgs* args);
+CUresult CUDAAPI cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs* args);
+CUresult CUDAAPI cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs* args);
+CUresult CUDAAPI cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs* args);
+CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void* userData,
+                                        CUlogsCallbackHandle* callback_out);
+CUresult CUDAAPI cuLogsUnregisterCallback(CUlogsCallbackHandle callback);
+CUresult CUDAAPI cuLogsCurrent(CUlogIterator* iterator_out, unsigned int flags);
+CUresult CUDAAPI cuLogsDumpToFile(CUlogIterator* iterator, const char* pathToFile,
+                                  unsigned int flags);
+CUresult CUDAAPI cuLogsDumpToMemory(CUlogIterator* iterator, char* buffer, size_t* size,
+                                    unsigned int flags);
+
+/* Graphics interop resources. */
+CUresult CUDAAPI cuGraphicsUnregisterResource(CUgraphicsResource resource);
+CUresult CUDAAPI cuGraphicsSubResourceGetMappedArray(CUarray* pArray, CUgraphicsResource resource,
+                                                     unsigned int arrayIndex,
+                                                     unsigned int mipLevel);
+CUresult CUDAAPI cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray* pMipmappedArray,
+                                                           CUgraphicsResource resource);
+CUresult CUDAAPI cuGraphicsResourceGetMappedPointer(CUdeviceptr* pDevPtr, size_t* pSize,
+                                                    CUgraphicsResource resource);
+CUresult CUDAAPI cuGraphicsResourceSetMapFlags(CUgraphicsResource resource, unsigned int flags);
+CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource* resources,
+                                        CUstream hStream);
+CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource* resources,
+                                          CUstream hStream);
+
 /* The CUDA 13.0 generation: the plain names are the new forms. */
 #if STREAMHAL_CUDA_API_VERSION >= 13000
 #define cuCtxCreate cuCtxCreate_v4
@@ -2163,6 +2857,9 @@ CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char* path, unsigned
 #define cuGraphNodeGetDependentNodes cuGraphNodeGetDependentNodes_v2
 #define cuGraphAddDependencies cuGraphAddDependencies_v2
 #define cuGraphRemoveDependencies cuGraphRemoveDependencies_v2
+#define cuGraphAddNode cuGraphAddNode_v2
+#define cuMemcpyBatchAsync cuMemcpyBatchAsync_v2
+#define cuMemcpy3DBatchAsync cuMemcpy3DBatchAsync_v2
 #endif
 
 #ifdef __cplusplus

@@ -164,4 +164,12 @@ CUresult cuDevicePrimaryCtxReset(CUdevice dev) {
   return ToCUresult(streamhal::ResetPrimaryContext(dev));
 }
 
+CUresult cuCtxGetId(CUcontext ctx, unsigned long long* ctxId) {
+  return ToCUresult(streamhal::GetContextId(HandleValue(ctx), ctxId));
+}
+
+CUresult cuCtxResetPersistingL2Cache(void) {
+  return ToCUresult(streamhal::ResetPersistingL2Cache());
+}
+
 }  // extern "C"

@@ -197,4 +197,35 @@ CUresult cuDeviceGetByPCIBusId(CUdevice* dev, const char* pci_bus_id) {
   return ToCUresult(streamhal::GetDeviceByPciBusId(dev, pci_bus_id));
 }
 
+CUresult cuDeviceGetProperties(CUdevprop* prop, CUdevice dev) {
+  streamhal::LegacyDeviceProperties properties;
+  const absl::Status status =
+      streamhal::GetLegacyDeviceProperties(prop != nullptr ? &properties : nullptr, dev);
+  if (!status.ok()) return ToCUresult(status);
+  prop->maxThreadsPerBlock = properties.max_threads_per_block;
+  for (int i = 0; i < 3; ++i) {
+    prop->maxThreadsDim[i] = properties.max_threads_dim[i];
+    prop->maxGridSize[i] = properties.max_grid_size[i];
+  }
+  prop->sharedMemPerBlock = properties.shared_mem_per_block;
+  prop->totalConstantMemory = properties.total_constant_memory;
+  prop->SIMDWidth = properties.simd_width;
+  prop->memPitch = properties.mem_pitch;
+  prop->regsPerBlock = properties.regs_per_block;
+  prop->clockRate = properties.clock_rate;
+  prop->textureAlign = properties.texture_align;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t* maxWidthInElements, CUarray_format format,
+                                            unsigned numChannels, CUdevice dev) {
+  return ToCUresult(streamhal::GetTexture1DLinearMaxWidth(
+      maxWidthInElements, static_cast<uint32_t>(streamhal::EnumArgument(format)), numChannels,
+      dev));
+}
+
+CUresult cuDeviceGetExecAffinitySupport(int* pi, CUexecAffinityType type, CUdevice dev) {
+  return ToCUresult(streamhal::GetExecAffinitySupport(pi, streamhal::EnumArgument(type), dev));
+}
+
 }  // extern "C"

@@ -39,4 +39,10 @@ CUresult cuEventElapsedTime_v2(float* milliseconds, CUevent start, CUevent end) 
   return cuEventElapsedTime(milliseconds, start, end);
 }
 
+CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags) {
+  static_assert(CU_EVENT_RECORD_EXTERNAL == streamhal::kEventRecordExternal);
+  return ToCUresult(
+      streamhal::EventRecordWithFlags(HandleValue(hEvent), HandleValue(hStream), flags));
+}
+
 }  // extern "C"

@@ -96,4 +96,18 @@ CUresult cuModuleEnumerateFunctions(CUfunction* functions, unsigned int num_func
                                                         num_functions, HandleValue(mod)));
 }
 
+CUresult cuFuncIsLoaded(CUfunctionLoadingState* state, CUfunction function) {
+  static_assert(CU_FUNCTION_LOADING_STATE_LOADED == streamhal::kFunctionLoaded);
+  static_assert(sizeof(CUfunctionLoadingState) == sizeof(int));
+  int loaded = 0;
+  const absl::Status status =
+      streamhal::FuncIsLoaded(state != nullptr ? &loaded : nullptr, HandleValue(function));
+  if (status.ok()) *state = static_cast<CUfunctionLoadingState>(loaded);
+  return ToCUresult(status);
+}
+
+CUresult cuFuncLoad(CUfunction function) {
+  return ToCUresult(streamhal::FuncLoad(HandleValue(function)));
+}
+
 }  // extern "C"

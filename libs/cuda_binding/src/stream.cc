@@ -87,10 +87,6 @@ CUresult cuStreamSynchronize(CUstream stream) {
   return ToCUresult(streamhal::StreamSynchronize(HandleValue(stream)));
 }
 
-CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
-  return ToCUresult(streamhal::StreamCopyAttributes(HandleValue(dst), HandleValue(src)));
-}
-
 CUresult cuLaunchHostFunc(CUstream stream, CUhostFn fn, void* user_data) {
   return ToCUresult(streamhal::LaunchHostFunc(HandleValue(stream), fn, user_data));
 }
@@ -143,6 +139,14 @@ CUresult cuStreamBatchMemOp(CUstream stream, unsigned int count,
   return ToCUresult(streamhal::StreamBatchMemOp(
       HandleValue(stream), count, paramArray,
       [&](unsigned index) { return ToCore(paramArray[index]); }, flags, MemOpApi::kCuda));
+}
+
+CUresult cuStreamGetId(CUstream hStream, unsigned long long* streamId) {
+  return ToCUresult(streamhal::StreamGetId(HandleValue(hStream), streamId));
+}
+
+CUresult cuStreamGetDevice(CUstream hStream, CUdevice* device) {
+  return ToCUresult(streamhal::StreamGetDevice(HandleValue(hStream), device));
 }
 
 }  // extern "C"

@@ -4,6 +4,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "copy_params.h"
 #include "core/handle.h"
@@ -34,6 +35,42 @@ CUresult Copy3D(const Descriptor* descriptor, CUstream stream, Sync sync) {
   absl::StatusOr<streamhal::Copy3DParams> copy = streamhal::cuda::ToCopy(descriptor);
   if (!copy.ok()) return ToCUresult(copy.status());
   return ToCUresult(streamhal::Memcpy3D(*copy, HandleValue(stream), sync));
+}
+
+// CUDA_MEMCPY3D_PEER is CUDA_MEMCPY3D with a context in place of each
+// reserved member.
+CUresult Copy3DPeer(const CUDA_MEMCPY3D_PEER* peer, CUstream stream, Sync sync) {
+  if (peer == nullptr) return Copy3D(static_cast<const CUDA_MEMCPY3D*>(nullptr), stream, sync);
+  CUDA_MEMCPY3D plain = {};
+  plain.srcXInBytes = peer->srcXInBytes;
+  plain.srcY = peer->srcY;
+  plain.srcZ = peer->srcZ;
+  plain.srcLOD = peer->srcLOD;
+  // Enumerations as a C caller wrote them (core/c_enum.h).
+  std::memcpy(&plain.srcMemoryType, &peer->srcMemoryType, sizeof(plain.srcMemoryType));
+  plain.srcHost = peer->srcHost;
+  plain.srcDevice = peer->srcDevice;
+  plain.srcArray = peer->srcArray;
+  plain.srcPitch = peer->srcPitch;
+  plain.srcHeight = peer->srcHeight;
+  plain.dstXInBytes = peer->dstXInBytes;
+  plain.dstY = peer->dstY;
+  plain.dstZ = peer->dstZ;
+  plain.dstLOD = peer->dstLOD;
+  std::memcpy(&plain.dstMemoryType, &peer->dstMemoryType, sizeof(plain.dstMemoryType));
+  plain.dstHost = peer->dstHost;
+  plain.dstDevice = peer->dstDevice;
+  plain.dstArray = peer->dstArray;
+  plain.dstPitch = peer->dstPitch;
+  plain.dstHeight = peer->dstHeight;
+  plain.WidthInBytes = peer->WidthInBytes;
+  plain.Height = peer->Height;
+  plain.Depth = peer->Depth;
+  absl::StatusOr<streamhal::Copy3DParams> copy = streamhal::cuda::ToCopy(&plain);
+  if (!copy.ok()) return ToCUresult(copy.status());
+  return ToCUresult(streamhal::Memcpy3DPeer(*copy, HandleValue(peer->dstContext),
+                                            HandleValue(peer->srcContext), HandleValue(stream),
+                                            sync));
 }
 
 CUresult Set2D(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned size, size_t width,
@@ -152,6 +189,13 @@ CUresult cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch, unsigned short value,
 CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned int value, size_t width,
                             size_t height, CUstream stream) {
   return Set2D(dst, pitch, value, 4, width, height, stream, Sync::kAsync);
+}
+
+CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* copy) {
+  return Copy3DPeer(copy, SynchronousCallStream(), Sync::kBlocking);
+}
+CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER* copy, CUstream stream) {
+  return Copy3DPeer(copy, stream, Sync::kAsync);
 }
 
 }  // extern "C"
