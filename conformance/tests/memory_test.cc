@@ -101,13 +101,31 @@ TEST_F(MemoryConformance, CudaAllocNeedsAContextAndHipUsesThePrimaryOne) {
   ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(nullptr));
   CUdeviceptr cuda_pointer = 0;
   EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuMemAlloc(&cuda_pointer, 16));
-  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuMemFree(0x1000));
+  // cuMemFree needs no current context: the address names its own.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFree(0x1000));
   // The HIP runtime makes the device's primary context current.
   void* hip_pointer = nullptr;
   ASSERT_HIP(hipSuccess, hipMalloc(&hip_pointer, 16));
   EXPECT_NE(hip_pointer, nullptr);
   EXPECT_NE(CudaCurrent(), nullptr);
   EXPECT_HIP(hipSuccess, hipFree(hip_pointer));
+}
+
+// NVIDIA's driver frees memory with any context current or none (ffmpeg's
+// thumbnail_cuda frees that way); the memory is gone from its context.
+TEST_F(MemoryConformance, FreeNeedsNoCurrentContext) {
+  CUdeviceptr memory = 0;
+  void* host = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&memory, 4096));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocHost(&host, 4096));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(nullptr));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(memory));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFree(memory));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFreeHost(host));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPushCurrent(context()));
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  EXPECT_CU(CUDA_ERROR_NOT_FOUND, cuMemGetAddressRange(&base, &size, memory));
 }
 
 TEST_F(MemoryConformance, HundredThousandSmallAllocationsStayLive) {

@@ -631,8 +631,17 @@ TEST_F(ModuleConformance, UnloadRejectsNullAndForeignHandles) {
               hipModuleUnload(reinterpret_cast<hipModule_t>(context())));
   CUmodule module = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, kVectorAddGlsl));
+  // The module names its context, so none need be current (as ffmpeg's
+  // thumbnail_cuda unloads); its functions are gone with it.
+  CUfunction function = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&function, module, "vector_add"));
   ASSERT_CU(CUDA_SUCCESS, cuCtxPopCurrent(nullptr));
-  EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuModuleUnload(module));
+  ASSERT_CU(CUDA_SUCCESS, cuCtxPushCurrent(context()));
+  int value = 0;
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE,
+            cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function));
 }
 
 TEST_F(ModuleConformance, GetFunctionFindsKernelsByName) {

@@ -72,6 +72,27 @@ void main() {
 }
 )";
 
+// Samples integer texels between texel centres: 0.4 right of and below the
+// centre of texel (x, y), where linear filtering would blend four texels.
+const char kIntegerBetweenCentresGlsl[] = R"(#version 460
+#extension GL_GOOGLE_include_directive : require
+#include "streamhal/kernel.glsl"
+#define STREAMHAL_KERNEL_NAME between_centres
+STREAMHAL_DECLARE_PTR(uint);
+layout(set = 2, binding = 0) uniform usampler2D tex;
+layout(push_constant) uniform Params {
+  uint64_t tex;
+  uint_ptr out_values;
+  uint width;
+  uint height;
+} p;
+void main() {
+  const uint x = threadIdx.x, y = blockIdx.x;
+  if (x >= p.width || y >= p.height) return;
+  p.out_values.v[y * p.width + x] = tex2D(tex, x + 0.9, y + 0.9).x;
+}
+)";
+
 // Writes x * 100 + y + add to every element of a surface, after reading
 // what is there (so a second launch adds to the first).
 const char kSurfaceGlsl[] = R"(#version 460
@@ -365,6 +386,57 @@ TEST_F(TextureKernelConformance, EightBitTexelsReadAsNormalizedFloatsOrIntegers)
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(uints));
   EXPECT_CU(CUDA_SUCCESS, cuTexObjectDestroy(as_float));
   EXPECT_CU(CUDA_SUCCESS, cuTexObjectDestroy(as_uint));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuArrayDestroy(array));
+}
+
+// CUDA filters only reads that return floats; NVIDIA's driver still accepts
+// CU_TR_FILTER_MODE_LINEAR with CU_TRSF_READ_AS_INTEGER (ffmpeg's bilinear
+// scale_cuda and thumbnail_cuda set both), and such reads give the nearest
+// texel, through both APIs.
+TEST_F(TextureKernelConformance, LinearFilteringOfIntegerReadsGivesTheNearestTexel) {
+  constexpr unsigned kWidth = 12, kHeight = 5;
+  std::vector<uint16_t> texels(kWidth * kHeight);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = static_cast<uint16_t>(i * 997 + 3);
+  CUarray array = MakeArray(kWidth, kHeight, 0, CU_AD_FORMAT_UNSIGNED_INT16, 1);
+  ASSERT_NE(array, nullptr);
+  ASSERT_CU(CUDA_SUCCESS, CopyArray(array, texels.data(), kWidth * 2, kHeight, 1, true));
+  CUtexObject tex = MakeTexture(array, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR,
+                                CU_TRSF_READ_AS_INTEGER);
+  ASSERT_NE(tex, 0u);
+  CUDA_TEXTURE_DESC got_t;
+  ASSERT_CU(CUDA_SUCCESS, cuTexObjectGetTextureDesc(&got_t, tex));
+  EXPECT_EQ(got_t.filterMode, CU_TR_FILTER_MODE_LINEAR);
+  hipResourceDesc hip_r;
+  std::memset(&hip_r, 0, sizeof(hip_r));
+  hip_r.resType = hipResourceTypeArray;
+  hip_r.res.array.array = reinterpret_cast<hipArray_t>(array);
+  hipTextureDesc hip_t;
+  std::memset(&hip_t, 0, sizeof(hip_t));
+  hip_t.filterMode = hipFilterModeLinear;
+  hip_t.readMode = hipReadModeElementType;
+  hipTextureObject_t hip_tex = nullptr;
+  ASSERT_HIP(hipSuccess, hipCreateTextureObject(&hip_tex, &hip_r, &hip_t, nullptr));
+  CUmodule module = nullptr;
+  CUfunction f = LoadCudaKernel(kIntegerBetweenCentresGlsl, "between_centres", &module);
+  ASSERT_NE(f, nullptr);
+  CUdeviceptr out = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&out, kWidth * kHeight * 4));
+  unsigned width = kWidth, height = kHeight;
+  CUtexObject hip_as_cu = static_cast<CUtexObject>(reinterpret_cast<uintptr_t>(hip_tex));
+  for (CUtexObject object : {tex, hip_as_cu}) {
+    SCOPED_TRACE(object == tex ? "cuTexObjectCreate" : "hipCreateTextureObject");
+    ASSERT_CU(CUDA_SUCCESS, cuMemsetD32(out, 0xdeadbeef, kWidth * kHeight));
+    void* params[] = {&object, &out, &width, &height};
+    ASSERT_CU(CUDA_SUCCESS,
+              cuLaunchKernel(f, kHeight, 1, 1, kWidth, 1, 1, 0, nullptr, params, nullptr));
+    std::vector<uint32_t> got(kWidth * kHeight);
+    ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(got.data(), out, got.size() * 4));
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], texels[i]) << "texel " << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(out));
+  EXPECT_HIP(hipSuccess, hipDestroyTextureObject(hip_tex));
+  EXPECT_CU(CUDA_SUCCESS, cuTexObjectDestroy(tex));
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
   EXPECT_CU(CUDA_SUCCESS, cuArrayDestroy(array));
 }

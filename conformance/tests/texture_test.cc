@@ -228,13 +228,7 @@ TEST_F(TextureConformance, BadTextureDescriptorsAreInvalidValueAndCreateNothing)
   t = good_t;
   t.flags = 0x100;
   EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&tex, &good_r, &t, nullptr));
-  // Linear filtering of integers read as integers; sRGB on 16-bit texels.
-  t = Sampler(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR, CU_TRSF_READ_AS_INTEGER);
-  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&tex, &good_r, &t, nullptr));
-  hip_t.filterMode = HIP_TR_FILTER_MODE_LINEAR;
-  hip_t.flags = CU_TRSF_READ_AS_INTEGER;
-  EXPECT_HIP(hipErrorInvalidValue, hipTexObjectCreate(&hip_tex, &hip_r, &hip_t, nullptr));
-  std::memset(&hip_t, 0, sizeof(hip_t));
+  // sRGB on 16-bit texels.
   CUarray wide = Make2DArray(8, 8, CU_AD_FORMAT_UNSIGNED_INT16, 1);
   CUDA_RESOURCE_DESC wide_r = ArrayResource(wide);
   t = Sampler(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, CU_TRSF_SRGB);

@@ -397,7 +397,10 @@ absl::Status MemAlloc(uint64_t* dptr, size_t bytes, bool allow_zero) {
 }
 
 absl::Status MemFree(uint64_t dptr, bool allow_null) {
-  SH_RETURN_IF_ERROR(CurrentContext().status());
+  // NVIDIA's driver finds the allocation's context from the address and
+  // frees it with any context current, or none (ffmpeg's thumbnail_cuda
+  // frees its buffer that way).
+  SH_RETURN_IF_ERROR(CheckInitialized());
   if (dptr == 0) {
     if (allow_null) return absl::OkStatus();
     return Error(ErrorCode::kInvalidValue, "cuMemFree: dptr is 0");
@@ -503,7 +506,8 @@ absl::Status MemHostAlloc(void** pointer, size_t bytes, unsigned flags, bool all
 }
 
 absl::Status MemFreeHost(void* pointer, bool allow_null) {
-  SH_RETURN_IF_ERROR(CurrentContext().status());
+  // As MemFree: the memory names its context.
+  SH_RETURN_IF_ERROR(CheckInitialized());
   if (pointer == nullptr) {
     if (allow_null) return absl::OkStatus();
     return Error(ErrorCode::kInvalidValue, "cuMemFreeHost: p is null");

@@ -16,6 +16,7 @@
 #include "core/library.h"
 #include "core/log.h"
 #include "core/memory.h"
+#include "core/runtime.h"
 #include "core/spirv_rewrite.h"
 #include "core/status.h"
 #include "core/stream.h"
@@ -382,7 +383,9 @@ absl::Status ModuleLoadFatBinary(HandleOut out, const void* fat_binary) {
 }
 
 absl::Status ModuleUnload(uint64_t handle) {
-  SH_RETURN_IF_ERROR(CurrentContext().status());
+  // The module names its context, so none need be current (ffmpeg's
+  // thumbnail_cuda unloads its module without pushing one).
+  SH_RETURN_IF_ERROR(CheckInitialized());
   SH_ASSIGN_OR_RETURN(Module * module, ResolveModule(handle));
   if (!module->context()->Destroy(module)) {
     return Error(ErrorCode::kInvalidHandle, "cuModuleUnload: module is not owned by a context");

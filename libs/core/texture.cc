@@ -144,21 +144,11 @@ absl::Status ValidateTexture(const TextureDesc& t, const Texels& texels, const c
     return Error(ErrorCode::kInvalidValue, api,
                  ": mipmapLevelBias, minMipmapLevelClamp or maxMipmapLevelClamp is NaN");
   }
-  const bool integer = IsIntegerFormat(texels.format);
-  // CUDA: linear filtering returns floats, so integer texels must be read
-  // as normalised floats to be filtered.
-  if (integer && t.filter_mode == kFilterLinear && (t.flags & kTexReadAsInteger) != 0) {
-    return Error(ErrorCode::kInvalidValue, api,
-                 ": linear filtering of integer texels needs normalised-float reads ",
-                 "(CU_TRSF_READ_AS_INTEGER is set)");
-  }
-  // Normalised-float reads exist for 8- and 16-bit integers only.
-  if (integer && (t.flags & kTexReadAsInteger) == 0 && ArrayElementBytes(texels.format, 1) == 4) {
-    if (t.filter_mode == kFilterLinear) {
-      return Error(ErrorCode::kInvalidValue, api,
-                   ": 32-bit integer texels cannot be filtered (no normalised form)");
-    }
-  }
+  // Linear filtering of texels read as integers (CU_TRSF_READ_AS_INTEGER, or
+  // 32-bit integers) is accepted, as NVIDIA's driver accepts it (ffmpeg's
+  // bilinear scale_cuda and thumbnail_cuda set it): CUDA defines linear
+  // filtering only for reads that return floats, and such reads sample the
+  // nearest texel here (TextureBinding).
   if ((t.flags & kTexSrgb) != 0 && texels.format != kFormatUint8) {
     return Error(ErrorCode::kInvalidValue, api,
                  ": CU_TRSF_SRGB needs 8-bit unsigned texels (format 0x", absl::Hex(texels.format),
@@ -356,7 +346,10 @@ absl::StatusOr<BindingViewDesc> TextureBinding(const Function& function,
                  "': ", DimensionName(desc.dimension),
                  " textures need normalised coordinates (CU_TRSF_NORMALIZED_COORDINATES) here");
   }
-  sampler.linear = t.filter_mode == kFilterLinear;
+  // Reads that return integers sample the nearest texel: CUDA filters only
+  // reads that return floats, and Vulkan cannot filter integer formats.
+  const bool filtered = desc.numeric == TexelNumeric::kFloat;
+  sampler.linear = filtered && t.filter_mode == kFilterLinear;
   bool border = false;
   for (int i = 0; i < 3; ++i) {
     uint32_t mode = t.address_mode[i];
@@ -489,7 +482,7 @@ absl::StatusOr<std::shared_ptr<BackendResourceView>> MipmappedBinding(
   desc.level_count = last - first + 1;
   const TextureDesc& t = texture.texture();
   SamplerDesc& sampler = desc.sampler;
-  sampler.mipmap_linear = t.mipmap_filter_mode == kFilterLinear;
+  sampler.mipmap_linear = desc.numeric == TexelNumeric::kFloat && t.mipmap_filter_mode == kFilterLinear;
   // CUDA: the clamps are relative to the view's first level, as Vulkan's
   // are to the view's base level.
   sampler.level_bias = t.mipmap_level_bias;
