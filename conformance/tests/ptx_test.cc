@@ -297,6 +297,58 @@ TEST_F(PtxConformance, PtxOutsideTheCoveredSubsetIsInvalidPtx) {
   EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&module, kShuffle));
 }
 
+// Threads that branch past a loop must not run it: the structured form runs
+// each block only when the thread's current block names it, the loop's
+// header included (found through ffmpeg's chromakey_cuda, whose skipping
+// threads stored through a pointer they never loaded).
+TEST_F(PtxConformance, ThreadsThatBranchPastALoopDoNotRunIt) {
+  const char* ptx = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry skip_loop(.param .u64 out, .param .u32 n)
+{
+ .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<6>;
+ ld.param.u64 %rd1, [out];
+ ld.param.u32 %r2, [n];
+ mov.u32 %r1, %tid.x;
+ mul.wide.u32 %rd2, %r1, 4;
+ add.s64 %rd3, %rd1, %rd2;
+ setp.ge.u32 %p1, %r1, %r2;
+ @%p1 bra DONE;
+ and.b32 %r5, %r1, 3;
+ add.u32 %r5, %r5, 1;
+ mov.u32 %r3, 0;
+LOOP:
+ ld.global.u32 %r4, [%rd3];
+ add.u32 %r4, %r4, 10;
+ st.global.u32 [%rd3], %r4;
+ add.u32 %r3, %r3, 1;
+ setp.lt.u32 %p2, %r3, %r5;
+ @%p2 bra LOOP;
+ ld.global.u32 %r4, [%rd3];
+ add.u32 %r4, %r4, 1;
+ st.global.u32 [%rd3], %r4;
+DONE:
+ ret;
+}
+)";
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(ptx, "skip_loop", &module);
+  ASSERT_NE(f, nullptr);
+  constexpr unsigned kThreads = 64, kN = 37;
+  const std::vector<uint32_t> zeros(kThreads, 0);
+  CUdeviceptr dout = CudaUpload(zeros);
+  unsigned n = kN;
+  void* params[] = {&dout, &n};
+  Launch(f, 1, kThreads, params);
+  const std::vector<uint32_t> out = CudaDownload<uint32_t>(dout, kThreads);
+  for (unsigned i = 0; i < kThreads; ++i) {
+    EXPECT_EQ(out[i], i < kN ? 10 * (i % 4 + 1) + 1 : 0u) << "thread " << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(dout));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
 // lavapipe compares 64-bit integers as unsigned even for OpSLessThan (found
 // through early_return): the translator flips the sign bits instead.
 TEST_F(PtxConformance, SignedSixtyFourBitComparesOrderNegativeValues) {

@@ -603,7 +603,11 @@ class FunctionEmitter {
   // Structured control flow (structurize.h): each node of the region in
   // topological order, a block guarded by "block_var_ names it", a child loop
   // as an OpLoopMerge loop that repeats while block_var_ names its header.
-  // The first node is entered unconditionally: it is the region's entry.
+  // Only the function body's first node (the entry block) runs
+  // unconditionally. A loop's header is guarded like any block: a thread
+  // whose block_var_ names a block after the loop (it branched past the
+  // loop, or returned) must not run the header's body, which would also
+  // overwrite block_var_ and resume the thread inside the loop.
   absl::Status EmitRegion(const LoopTree& tree, int r) {
     const LoopTree::Region& region = tree.regions[r];
     for (size_t k = 0; k < region.order.size(); ++k) {
@@ -612,9 +616,7 @@ class FunctionEmitter {
         SH_PTX_RETURN_IF_ERROR(EmitLoop(tree, node.loop));
         continue;
       }
-      // A uniform loop's header is guarded too: threads that left the loop
-      // keep iterating with it until every thread has.
-      if (k == 0 && !uniform_region_[r]) {
+      if (k == 0 && r == 0) {
         guard_block_ = -1;
         SH_PTX_RETURN_IF_ERROR(EmitBlock(node.block));
         continue;
