@@ -546,6 +546,12 @@ absl::StatusOr<GridSplitRewrite> RewriteForGridSplit(absl::Span<const uint32_t> 
                                                      absl::string_view entry_point,
                                                      uint32_t push_constant_limit) {
   SH_ASSIGN_OR_RETURN(ParsedModule module, ParsedModule::Parse(words));
+  return RewriteForGridSplit(module, entry_point, push_constant_limit);
+}
+
+absl::StatusOr<GridSplitRewrite> RewriteForGridSplit(const ParsedModule& module,
+                                                     absl::string_view entry_point,
+                                                     uint32_t push_constant_limit) {
   Rewriter rewriter(module);
   return rewriter.Run(entry_point, push_constant_limit);
 }

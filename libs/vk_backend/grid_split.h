@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/spirv_reflect.h"
 
 namespace streamhal::vk {
 
@@ -54,6 +55,10 @@ struct GridSplitRewrite {
 // constants, into a new push-constant block at offset 0; it must end within
 // `push_constant_limit` bytes. Malformed input is kInvalidImage.
 absl::StatusOr<GridSplitRewrite> RewriteForGridSplit(absl::Span<const uint32_t> words,
+                                                     absl::string_view entry_point,
+                                                     uint32_t push_constant_limit);
+// The same for a module already parsed.
+absl::StatusOr<GridSplitRewrite> RewriteForGridSplit(const spirv_detail::ParsedModule& module,
                                                      absl::string_view entry_point,
                                                      uint32_t push_constant_limit);
 

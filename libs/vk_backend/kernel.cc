@@ -1,6 +1,7 @@
 #include "vk_backend/kernel.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "core/log.h"
@@ -116,10 +117,25 @@ ShaderModule::~ShaderModule() {
 
 absl::StatusOr<std::unique_ptr<VulkanModule>> VulkanModule::Create(
     VulkanDevice* device, const std::vector<uint32_t>& spirv) {
-  std::unique_ptr<VulkanModule> module(new VulkanModule);
+  std::unique_ptr<VulkanModule> module(new VulkanModule(device->device()));
   module->spirv_ = spirv;
-  SH_ASSIGN_OR_RETURN(module->shader_, ShaderModule::Create(device->device(), spirv));
   return module;
+}
+
+absl::StatusOr<std::shared_ptr<ShaderModule>> VulkanModule::Shader() {
+  MutexLock lock(&mutex_);
+  if (shader_ == nullptr) {
+    SH_ASSIGN_OR_RETURN(shader_, ShaderModule::Create(device_, spirv_));
+  }
+  return shader_;
+}
+
+absl::StatusOr<const EntryPointIndex*> VulkanModule::Index() {
+  MutexLock lock(&mutex_);
+  if (index_ == nullptr) {
+    SH_ASSIGN_OR_RETURN(index_, EntryPointIndex::Create(spirv_));
+  }
+  return index_.get();
 }
 
 // --- VulkanKernel ---
@@ -138,15 +154,26 @@ absl::StatusOr<std::unique_ptr<VulkanKernel>> VulkanKernel::Create(VulkanDevice*
   const bool params_in_push = layout.param_block_size > 0 && !layout.params_in_uniform_buffer;
   // vkCmdPushConstants and push-constant ranges count in whole words.
   kernel->push_param_bytes_ = params_in_push ? (layout.param_block_size + 3) & ~3u : 0;
-  SH_ASSIGN_OR_RETURN(
-      GridSplitRewrite rewrite,
-      RewriteForGridSplit(module->spirv(), layout.entry_point, limits.maxPushConstantsSize));
+  // The kernel's own part of the module, so that the rewrite, the shader
+  // module and its pipelines cost what the kernel does, not the module.
+  SH_ASSIGN_OR_RETURN(const EntryPointIndex* index, module->Index());
+  SH_ASSIGN_OR_RETURN(std::optional<std::vector<uint32_t>> extracted,
+                      index->Extract(layout.entry_point));
+  absl::StatusOr<GridSplitRewrite> rewritten =
+      extracted.has_value()
+          ? RewriteForGridSplit(*extracted, layout.entry_point, limits.maxPushConstantsSize)
+          : RewriteForGridSplit(index->parsed(), layout.entry_point, limits.maxPushConstantsSize);
+  SH_ASSIGN_OR_RETURN(GridSplitRewrite rewrite, std::move(rewritten));
   if (rewrite.needs_grid_info()) {
     SH_ASSIGN_OR_RETURN(kernel->shader_, ShaderModule::Create(kernel->vk_device_, rewrite.spirv));
     kernel->needs_grid_info_ = true;
     kernel->grid_info_offset_ = rewrite.grid_info_offset;
   } else {
-    kernel->shader_ = module->shader();
+    if (extracted.has_value()) {
+      SH_ASSIGN_OR_RETURN(kernel->shader_, ShaderModule::Create(kernel->vk_device_, *extracted));
+    } else {
+      SH_ASSIGN_OR_RETURN(kernel->shader_, module->Shader());
+    }
     if (rewrite.reads_position) {
       kernel->can_split_ = false;
       Log(LogLevel::kInfo, "kernel '", layout.entry_point,

@@ -28,6 +28,7 @@
 #include "core/backend.h"
 #include "core/mutex.h"
 #include "vk_backend/allocator.h"
+#include "vk_backend/entry_point_module.h"
 
 namespace streamhal::vk {
 
@@ -77,12 +78,20 @@ class VulkanModule final : public streamhal::BackendModule {
   static absl::StatusOr<std::unique_ptr<VulkanModule>> Create(VulkanDevice* device,
                                                               const std::vector<uint32_t>& spirv);
   const std::vector<uint32_t>& spirv() const { return spirv_; }
-  const std::shared_ptr<ShaderModule>& shader() const { return shader_; }
+  // The whole module as a shader module, created on first use: kernels of a
+  // module with several entry points get a shader module of their own.
+  // Thread-safe.
+  absl::StatusOr<std::shared_ptr<ShaderModule>> Shader() ABSL_LOCKS_EXCLUDED(mutex_);
+  // The module indexed once for its kernels, built on first use. Thread-safe.
+  absl::StatusOr<const EntryPointIndex*> Index() ABSL_LOCKS_EXCLUDED(mutex_);
 
  private:
-  VulkanModule() = default;
+  explicit VulkanModule(VkDevice device) : device_(device) {}
+  const VkDevice device_;
   std::vector<uint32_t> spirv_;
-  std::shared_ptr<ShaderModule> shader_;
+  Mutex mutex_;
+  std::shared_ptr<ShaderModule> shader_ ABSL_GUARDED_BY(mutex_);
+  std::unique_ptr<EntryPointIndex> index_ ABSL_GUARDED_BY(mutex_);
 };
 
 // What selects a pipeline of a kernel.
