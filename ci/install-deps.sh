@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git python3 meson
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslang-dev glslang-tools spirv-tools spirv-headers
-  libabsl-dev libelf-dev
+  libabsl-dev libelf-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd

@@ -12,9 +12,14 @@ for cu in *.cu; do
   case "$cu" in warp_redux.cu) arch=compute_80 ;; *) arch=compute_75 ;; esac
   "$NVCC" -ptx $rdc -arch=$arch -O3 -o "${cu%.cu}.ptx" "$cu"
 done
-# Fat binaries of vector_add: PTX and SASS uncompressed, SASS only, and PTX
-# compressed (nvcc's default since CUDA 13).
+# Fat binaries of vector_add: PTX and SASS uncompressed, SASS only, PTX
+# compressed as nvcc does by default since CUDA 13 (zstd) and in its "speed"
+# mode (LZ4); and of matmul_tiled, PTX and SASS compressed for size (zstd).
 "$NVCC" -fatbin --no-compress -gencode arch=compute_75,code=compute_75 \
   -gencode arch=compute_75,code=sm_75 -o vector_add.fatbin vector_add.cu
 "$NVCC" -fatbin -gencode arch=compute_75,code=sm_75 -o vector_add_sass.fatbin vector_add.cu
 "$NVCC" -fatbin -gencode arch=compute_75,code=compute_75 -o vector_add_compressed.fatbin vector_add.cu
+"$NVCC" -fatbin -gencode arch=compute_75,code=compute_75 --compress-mode=speed \
+  -o vector_add_lz4.fatbin vector_add.cu
+"$NVCC" -fatbin -gencode arch=compute_75,code=compute_75 -gencode arch=compute_75,code=sm_75 \
+  --compress-mode=size -o matmul_tiled_compressed.fatbin matmul_tiled.cu

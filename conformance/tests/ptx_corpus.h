@@ -60,11 +60,14 @@ const char* PtxLinkOffset();
 const char* PtxLinkCallA();
 const char* PtxLinkCallB();
 
-// nvcc -fatbin of vector_add.cu: PTX and SASS (uncompressed), SASS only, and
-// compressed PTX.
+// nvcc -fatbin of vector_add.cu: PTX and SASS (uncompressed), SASS only, PTX
+// compressed with zstd (nvcc's default) and with LZ4 (--compress-mode=speed);
+// of matmul_tiled.cu: PTX and SASS compressed with zstd (--compress-mode=size).
 std::vector<unsigned char> FatbinVectorAdd();
 std::vector<unsigned char> FatbinVectorAddSass();
 std::vector<unsigned char> FatbinVectorAddCompressed();
+std::vector<unsigned char> FatbinVectorAddLz4();
+std::vector<unsigned char> FatbinMatmulTiledCompressed();
 
 }  // namespace streamhal::conformance
 

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -1220,11 +1221,79 @@ TEST_F(PtxConformance, SassOnlyFatBinaryIsNoBinaryForGpu) {
 
 // CUDA 13's nvcc compresses PTX entries (zstd) by default; there is no
 // decompressor here, so such fat binaries are refused (docs/ptx.md).
-TEST_F(PtxConformance, CompressedFatBinaryIsNotSupported) {
-  const std::vector<unsigned char> fatbin = FatbinVectorAddCompressed();
+void ExpectTiledMatmul(CUfunction f);
+
+// nvcc compresses fat-binary entries by default (zstd since CUDA 13; LZ4 in
+// its "speed" mode): the PTX is decompressed and runs, from memory and from
+// files, through both APIs.
+TEST_F(PtxConformance, CompressedFatBinariesRunTheirPtx) {
+  for (const std::vector<unsigned char>& fatbin :
+       {FatbinVectorAddCompressed(), FatbinVectorAddLz4()}) {
+    CUmodule module = nullptr;
+    ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, fatbin.data()));
+    CUfunction f = nullptr;
+    ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&f, module, "vector_add"));
+    ExpectCudaVectorAdd(f, 700);
+    EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+    ASSERT_CU(CUDA_SUCCESS, cuModuleLoadFatBinary(&module, fatbin.data()));
+    EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+    hipModule_t hip_module = nullptr;
+    ASSERT_HIP(hipSuccess, hipModuleLoadData(&hip_module, fatbin.data()));
+    hipFunction_t hip_function = nullptr;
+    ASSERT_HIP(hipSuccess, hipModuleGetFunction(&hip_function, hip_module, "vector_add"));
+    ExpectHipVectorAdd(hip_function, 257);
+    EXPECT_HIP(hipSuccess, hipModuleUnload(hip_module));
+  }
+  // PTX and SASS, both compressed for size: the PTX entry is picked.
+  const std::vector<unsigned char> matmul = FatbinMatmulTiledCompressed();
+  const std::string path = testing::TempDir() + "matmul_tiled_compressed.fatbin";
+  {
+    std::ofstream file(path, std::ios::binary);
+    file.write(reinterpret_cast<const char*>(matmul.data()),
+               static_cast<std::streamsize>(matmul.size()));
+  }
   CUmodule module = nullptr;
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuModuleLoadData(&module, fatbin.data()));
-  ProvesLimitation();
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoad(&module, path.c_str()));
+  CUfunction f = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&f, module, "matmul_tiled"));
+  ExpectTiledMatmul(f);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  std::remove(path.c_str());
+}
+
+// A compressed entry that does not expand to the size its header gives, or
+// whose compressed size overruns its payload or cuts it short, is an invalid
+// image; nothing
+// is loaded and the next good load works.
+TEST_F(PtxConformance, CorruptCompressedFatBinariesAreInvalidImage) {
+  for (const std::vector<unsigned char>& good :
+       {FatbinVectorAddCompressed(), FatbinVectorAddLz4()}) {
+    uint16_t header = 0;
+    std::memcpy(&header, good.data() + 6, 2);
+    const size_t entry = header;
+    std::vector<std::vector<unsigned char>> bad;
+    bad.push_back(good);  // the expanded size, one more
+    uint64_t expanded = 0;
+    std::memcpy(&expanded, good.data() + entry + 56, 8);
+    ++expanded;
+    std::memcpy(bad.back().data() + entry + 56, &expanded, 8);
+    bad.push_back(good);  // the compressed size, past the payload
+    const uint32_t huge = 0x7fffffff;
+    std::memcpy(bad.back().data() + entry + 16, &huge, 4);
+    bad.push_back(good);  // the compressed size, cut short
+    uint32_t compressed = 0;
+    std::memcpy(&compressed, good.data() + entry + 16, 4);
+    compressed -= 3;
+    std::memcpy(bad.back().data() + entry + 16, &compressed, 4);
+    for (const std::vector<unsigned char>& image : bad) {
+      CUmodule module = nullptr;
+      EXPECT_CU(CUDA_ERROR_INVALID_IMAGE, cuModuleLoadData(&module, image.data()));
+      EXPECT_EQ(module, nullptr);
+    }
+    CUmodule module = nullptr;
+    ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, good.data()));
+    EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  }
 }
 
 void Launch2D(CUfunction f, unsigned gx, unsigned gy, unsigned bx, unsigned by, void** params,
@@ -1234,10 +1303,8 @@ void Launch2D(CUfunction f, unsigned gx, unsigned gy, unsigned bx, unsigned by, 
   ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
 }
 
-TEST_F(PtxConformance, TiledMatrixMultiplyStagesTilesInSharedMemory) {
-  CUmodule module = nullptr;
-  CUfunction f = LoadPtx(PtxMatmulTiled(), "matmul_tiled", &module);
-  ASSERT_NE(f, nullptr);
+// Runs matmul_tiled.cu's kernel and checks it against the host.
+void ExpectTiledMatmul(CUfunction f) {
   int m = 70, n = 50, k = 45;  // not multiples of the 16-wide tile
   std::vector<float> a(m * k), b(k * n);
   for (int i = 0; i < m * k; ++i) a[i] = static_cast<float>(i % 7 - 3);
@@ -1255,6 +1322,13 @@ TEST_F(PtxConformance, TiledMatrixMultiplyStagesTilesInSharedMemory) {
     }
   }
   for (CUdeviceptr p : {da, db, dc}) EXPECT_CU(CUDA_SUCCESS, cuMemFree(p));
+}
+
+TEST_F(PtxConformance, TiledMatrixMultiplyStagesTilesInSharedMemory) {
+  CUmodule module = nullptr;
+  CUfunction f = LoadPtx(PtxMatmulTiled(), "matmul_tiled", &module);
+  ASSERT_NE(f, nullptr);
+  ExpectTiledMatmul(f);
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 

@@ -25,6 +25,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/fatbin_compression.h"
 #include "core/status.h"
 #include "ptx/cache.h"
 #include "ptx/translate.h"
@@ -477,12 +478,16 @@ absl::StatusOr<HipFatBinaryWrapper> ReadWrapper(const uint8_t* data, std::option
 struct NvFatBinary {
   uint64_t extent = 0;  // header + entries
   bool has_entries = false;
-  bool has_compressed_ptx = false;
-  // The chosen PTX entry's payload, empty when none fits.
+  // The chosen PTX entry's payload (its compressed bytes when compressed),
+  // empty when none fits.
   uint64_t ptx_offset = 0, ptx_size = 0;
+  FatbinCompression compression = FatbinCompression::kNone;
+  uint64_t expanded_size = 0;  // of a compressed payload
 };
 
-constexpr uint64_t kNvFatBinaryCompressedFlags = 0x2000 | 0x8000;
+// Entry flags: the payload is an LZ4 block, or a zstd frame.
+constexpr uint64_t kNvFatBinaryLz4Flag = 0x2000;
+constexpr uint64_t kNvFatBinaryZstdFlag = 0x8000;
 
 absl::StatusOr<NvFatBinary> ReadNvFatBinary(const ImageBytes& image) {
   NvFatBinary fat;
@@ -509,13 +514,27 @@ absl::StatusOr<NvFatBinary> ReadNvFatBinary(const ImageBytes& image) {
     SH_ASSIGN_OR_RETURN(const uint32_t arch, image.Load<uint32_t>(pos + 28, "entry arch"));
     SH_ASSIGN_OR_RETURN(const uint64_t flags, image.Load<uint64_t>(pos + 40, "entry flags"));
     fat.has_entries = true;
-    if (kind == 1 && arch <= kNvFatBinaryMaxArch) {
-      if ((flags & kNvFatBinaryCompressedFlags) != 0) {
-        fat.has_compressed_ptx = true;
-      } else if (fat.ptx_size == 0 || arch > best_arch) {
-        best_arch = arch;
-        fat.ptx_offset = pos + entry_header;
-        fat.ptx_size = payload;
+    if (kind == 1 && arch <= kNvFatBinaryMaxArch && (fat.ptx_size == 0 || arch > best_arch)) {
+      best_arch = arch;
+      fat.ptx_offset = pos + entry_header;
+      fat.ptx_size = payload;
+      fat.compression = FatbinCompression::kNone;
+      if ((flags & (kNvFatBinaryLz4Flag | kNvFatBinaryZstdFlag)) != 0) {
+        fat.compression = (flags & kNvFatBinaryZstdFlag) != 0 ? FatbinCompression::kZstd
+                                                              : FatbinCompression::kLz4;
+        // The compressed length (the payload is padded) and the expanded one.
+        SH_ASSIGN_OR_RETURN(const uint32_t compressed,
+                            image.Load<uint32_t>(pos + 16, "entry compressed size"));
+        SH_ASSIGN_OR_RETURN(fat.expanded_size, image.Load<uint64_t>(pos + 56, "entry size"));
+        if (compressed == 0 || compressed > payload) {
+          return InvalidImage(absl::StrCat("fat binary entry at ", pos, ": compressed size ",
+                                           compressed, " is not within its payload of ", payload));
+        }
+        if (fat.expanded_size == 0 || fat.expanded_size > kMaxImageBytes) {
+          return InvalidImage(absl::StrCat("fat binary entry at ", pos, ": expanded size ",
+                                           fat.expanded_size, " is 0 or above ", kMaxImageBytes));
+        }
+        fat.ptx_size = compressed;
       }
     }
     pos += entry_header + payload;
@@ -523,23 +542,25 @@ absl::StatusOr<NvFatBinary> ReadNvFatBinary(const ImageBytes& image) {
   return fat;
 }
 
-// The PTX text of a fat binary's chosen entry (up to its NUL padding).
-absl::StatusOr<std::string_view> NvFatBinaryPtx(const uint8_t* bytes, std::optional<size_t> size) {
+// The PTX text of a fat binary's chosen entry (up to its NUL padding): in
+// the image, or decompressed into *storage.
+absl::StatusOr<std::string_view> NvFatBinaryPtx(const uint8_t* bytes, std::optional<size_t> size,
+                                                std::string* storage) {
   SH_ASSIGN_OR_RETURN(const NvFatBinary fat, ReadNvFatBinary(ImageBytes(bytes, size)));
   if (fat.ptx_size == 0) {
-    if (fat.has_compressed_ptx) {
-      return Error(ErrorCode::kNotSupported,
-                   "the fat binary's PTX is compressed (nvcc's default since CUDA 13); rebuild "
-                   "with nvcc --no-compress");
-    }
     return Error(ErrorCode::kNoBinaryForGpu,
                  "the fat binary holds no PTX for compute capability <= 8.0 (SASS cannot run "
                  "on Vulkan)");
   }
-  const char* text = reinterpret_cast<const char*>(bytes + fat.ptx_offset);
-  size_t length = 0;
-  while (length < fat.ptx_size && text[length] != 0) ++length;
-  return std::string_view(text, length);
+  std::string_view text(reinterpret_cast<const char*>(bytes + fat.ptx_offset), fat.ptx_size);
+  if (fat.compression != FatbinCompression::kNone) {
+    const absl::Span<const uint8_t> payload(bytes + fat.ptx_offset, fat.ptx_size);
+    SH_ASSIGN_OR_RETURN(*storage, fat.compression == FatbinCompression::kZstd
+                                      ? DecompressZstdFrame(payload, fat.expanded_size)
+                                      : DecompressLz4Block(payload, fat.expanded_size));
+    text = *storage;
+  }
+  return text.substr(0, std::min(text.find('\0'), text.size()));
 }
 
 // The fat binary an NVIDIA wrapper points at.
@@ -695,19 +716,19 @@ absl::StatusOr<size_t> ImageExtent(const void* data, std::optional<size_t> size)
 }
 
 absl::StatusOr<std::string_view> PtxTextOf(const void* data, std::optional<size_t> size,
-                                           ImageFormat format) {
+                                           ImageFormat format, std::string* storage) {
   const auto* bytes = static_cast<const uint8_t*>(data);
   switch (format) {
     case ImageFormat::kPtx:
       return GlslText(bytes, size);
     case ImageFormat::kNvFatBinary:
-      return NvFatBinaryPtx(bytes, size);
+      return NvFatBinaryPtx(bytes, size, storage);
     case ImageFormat::kNvFatBinaryWrapper: {
       SH_ASSIGN_OR_RETURN(const uint8_t* fat, ReadNvWrapper(bytes, size));
       if (!StartsWithWord(fat, std::nullopt, kNvFatBinaryMagic)) {
         return InvalidImage("the fat-binary wrapper's data is not an NVIDIA fat binary");
       }
-      return NvFatBinaryPtx(fat, std::nullopt);
+      return NvFatBinaryPtx(fat, std::nullopt, storage);
     }
     default:
       return InvalidImage(absl::StrCat("a ", Sv(ImageFormatName(format)), " image holds no PTX"));
@@ -761,7 +782,9 @@ absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> s
     case ImageFormat::kPtx:
     case ImageFormat::kNvFatBinary:
     case ImageFormat::kNvFatBinaryWrapper: {
-      SH_ASSIGN_OR_RETURN(const std::string_view text, PtxTextOf(data, size, format));
+      std::string decompressed;
+      SH_ASSIGN_OR_RETURN(const std::string_view text,
+                          PtxTextOf(data, size, format, &decompressed));
       const auto start = std::chrono::steady_clock::now();
       absl::StatusOr<ptx::CachedTranslation> spirv =
           ptx::TranslatePtxCached(text, ptx_device, ptx::CacheSettings::FromEnvironment());

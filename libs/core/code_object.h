@@ -28,8 +28,9 @@
 //                  of the entries), then entries of kind PTX or ELF (SASS).
 //                  The PTX entry of the newest arch <= kNvFatBinaryMaxArch is
 //                  translated like PTX text; SASS alone is
-//                  ErrorCode::kNoBinaryForGpu; compressed PTX entries are
-//                  ErrorCode::kNotSupported (no decompressor).
+//                  ErrorCode::kNoBinaryForGpu. Compressed entries (nvcc's
+//                  default: zstd, or LZ4) are decompressed first
+//                  (fatbin_compression.h).
 //   NVIDIA fat-binary wrapper  __fatBinC_Wrapper_t { int32 magic
 //                  0x466243b1, int32 version 1, const void* data, void*
 //                  filename_or_fatbins }, as executables embed: data points at
@@ -148,9 +149,10 @@ absl::StatusOr<LoadedImage> ParseImage(const void* data, std::optional<size_t> s
 // The PTX text an image holds: the text itself (up to its NUL or `size`), or
 // the chosen PTX entry of an NVIDIA fat binary or of the fat binary a wrapper
 // points at, with the errors ParseImage gives for them. Other formats are
-// ErrorCode::kInvalidImage. The view points into the image.
+// ErrorCode::kInvalidImage. The view points into the image, or into
+// *storage when the entry was compressed (fatbin_compression.h).
 absl::StatusOr<std::string_view> PtxTextOf(const void* data, std::optional<size_t> size,
-                                           ImageFormat format);
+                                           ImageFormat format, std::string* storage);
 
 // Reads a kernel file whole. A path that cannot be opened or read, or that
 // is not a regular file (a directory, a FIFO), is ErrorCode::kFileNotFound;

@@ -1,7 +1,9 @@
 #include "core/code_object.h"
 
 #include <elf.h>
+#include <zstd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/fatbin_compression.h"
 #include "core/spirv_reflect.h"
 #include "core/status.h"
 #include "gmock/gmock.h"
@@ -617,30 +620,64 @@ TEST(ParseImageFileTest, GlslFileErrorsNameTheFile) {
 
 // A fat binary as nvcc -fatbin lays it out (docs/ptx.md): one PTX entry of
 // sm_75, optionally flagged compressed, after a SASS entry.
-std::vector<uint8_t> NvFatBinary(const std::string& ptx, bool compressed = false) {
+// An LZ4 block of literals only: valid LZ4, as an encoder that finds no
+// match writes it.
+std::vector<uint8_t> Lz4Literals(const std::vector<uint8_t>& data) {
+  std::vector<uint8_t> block = {static_cast<uint8_t>(std::min<size_t>(data.size(), 15) << 4)};
+  if (data.size() >= 15) {
+    size_t rest = data.size() - 15;
+    for (; rest >= 255; rest -= 255) block.push_back(255);
+    block.push_back(static_cast<uint8_t>(rest));
+  }
+  block.insert(block.end(), data.begin(), data.end());
+  return block;
+}
+
+std::vector<uint8_t> NvFatBinary(const std::string& ptx,
+                                 FatbinCompression compression = FatbinCompression::kNone) {
   auto put = [](std::vector<uint8_t>& out, uint64_t value, int bytes) {
     for (int i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
   };
   std::vector<uint8_t> entries;
-  auto entry = [&](uint16_t kind, const std::vector<uint8_t>& payload, uint64_t flags) {
+  auto entry = [&](uint16_t kind, std::vector<uint8_t> payload, uint64_t flags, uint64_t compressed,
+                   uint64_t expanded) {
     const size_t header = kind == 1 ? 0x50 : 0x40;
     const size_t start = entries.size();
+    payload.resize((payload.size() + 7) / 8 * 8, 0);  // padded, as nvcc pads
     put(entries, kind, 2);
     put(entries, 0x0101, 2);
     put(entries, header, 4);
     put(entries, payload.size(), 8);
-    put(entries, 0, 8);           // compressed size, unknown
+    put(entries, compressed, 4);
+    put(entries, 0x40, 4);
     put(entries, 0x00090000, 4);  // minor 0, major 9
     put(entries, 75, 4);          // arch
     put(entries, 0, 8);           // name offset and size
     put(entries, flags, 8);
+    put(entries, 0, 8);
+    put(entries, expanded, 8);
     entries.resize(start + header, 0);
     entries.insert(entries.end(), payload.begin(), payload.end());
   };
-  entry(2, std::vector<uint8_t>(32, 0x7f), 0x11);
+  entry(2, std::vector<uint8_t>(32, 0x7f), 0x11, 0, 0);
   std::vector<uint8_t> text(ptx.begin(), ptx.end());
-  text.resize((text.size() + 8) / 8 * 8, 0);
-  entry(1, text, compressed ? 0x8011 : 0x11);
+  text.push_back(0);
+  switch (compression) {
+    case FatbinCompression::kNone:
+      entry(1, text, 0x11, 0, 0);
+      break;
+    case FatbinCompression::kLz4: {
+      const std::vector<uint8_t> block = Lz4Literals(text);
+      entry(1, block, 0x2011, block.size(), text.size());
+      break;
+    }
+    case FatbinCompression::kZstd: {
+      std::vector<uint8_t> frame(ZSTD_compressBound(text.size()));
+      frame.resize(ZSTD_compress(frame.data(), frame.size(), text.data(), text.size(), 3));
+      entry(1, frame, 0x8011, frame.size(), text.size());
+      break;
+    }
+  }
   std::vector<uint8_t> out;
   put(out, kNvFatBinaryMagic, 4);
   put(out, 1, 2);
@@ -661,9 +698,25 @@ TEST(NvFatBinaryTest, PtxEntryIsTranslated) {
   }
 }
 
-TEST(NvFatBinaryTest, CompressedPtxIsNotSupported) {
-  const std::vector<uint8_t> fat = NvFatBinary(kPtx, /*compressed=*/true);
-  EXPECT_EQ(CodeOf(ParseImage(fat.data(), fat.size(), {})), ErrorCode::kNotSupported);
+TEST(NvFatBinaryTest, CompressedPtxIsDecompressed) {
+  for (FatbinCompression compression : {FatbinCompression::kLz4, FatbinCompression::kZstd}) {
+    const std::vector<uint8_t> fat = NvFatBinary(kPtx, compression);
+    std::string storage;
+    absl::StatusOr<std::string_view> text =
+        PtxTextOf(fat.data(), fat.size(), ImageFormat::kNvFatBinary, &storage);
+    ASSERT_TRUE(text.ok()) << text.status();
+    EXPECT_EQ(*text, kPtx);
+    // Without a size it reads only what the headers claim.
+    text = PtxTextOf(fat.data(), std::nullopt, ImageFormat::kNvFatBinary, &storage);
+    ASSERT_TRUE(text.ok()) << text.status();
+    EXPECT_EQ(*text, kPtx);
+    const auto image = ParseImage(fat.data(), fat.size(), {});
+    ASSERT_TRUE(image.ok()) << image.status();
+    EXPECT_EQ(image->spirv_modules.size(), 1u);
+    for (size_t n = 1; n < fat.size(); ++n) {
+      ASSERT_FALSE(ParseImage(fat.data(), n, {}).ok()) << n;
+    }
+  }
 }
 
 TEST(NvFatBinaryTest, EveryTruncationIsInvalidImage) {

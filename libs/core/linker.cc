@@ -150,7 +150,8 @@ class LinkState final : public Object {
     }
     if (*format == ImageFormat::kPtx || *format == ImageFormat::kNvFatBinary ||
         *format == ImageFormat::kNvFatBinaryWrapper) {
-      absl::StatusOr<std::string_view> text = PtxTextOf(data, size, *format);
+      std::string decompressed;
+      absl::StatusOr<std::string_view> text = PtxTextOf(data, size, *format, &decompressed);
       if (!text.ok()) {
         *error_log = absl::StrCat(name, ": ", text.status().message());
         return text.status();
