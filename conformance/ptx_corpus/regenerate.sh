@@ -8,10 +8,12 @@ for cu in *.cu; do
   # link_*.cu are inputs of cuLink* tests: relocatable device code, whose
   # externs only a link resolves.
   case "$cu" in link_*) rdc=-rdc=true ;; *) rdc= ;; esac
-  # redux.sync needs compute_80.
-  case "$cu" in warp_redux.cu) arch=compute_80 ;; *) arch=compute_75 ;; esac
+  # redux.sync and bf16 arithmetic need compute_80.
+  case "$cu" in warp_redux.cu|bf16_ops.cu) arch=compute_80 ;; *) arch=compute_75 ;; esac
   "$NVCC" -ptx $rdc -arch=$arch -O3 -o "${cu%.cu}.ptx" "$cu"
 done
+# compute_90 has bf16 add/sub/mul, setp.bf16 and cvt.f32.bf16 of its own.
+"$NVCC" -ptx -arch=compute_90 -O3 -o bf16_ops_sm90.ptx bf16_ops.cu
 # Fat binaries of vector_add: PTX and SASS uncompressed, SASS only, PTX
 # compressed as nvcc does by default since CUDA 13 (zstd) and in its "speed"
 # mode (LZ4); and of matmul_tiled, PTX and SASS compressed for size (zstd).

@@ -51,6 +51,10 @@ const char* PtxWarpRedux();
 // Half precision: .f16/.f16x2 arithmetic and conversions (half_ops), __half
 // arrays in memory (half_scale).
 const char* PtxHalfOps();
+// bfloat16 (bf16_ops.cu): compute_80 (fma.rn.bf16, min/max, set.f32) and
+// compute_90 (add/sub/mul.bf16, setp.bf16, cvt.f32.bf16) builds of one kernel.
+const char* PtxBf16Ops();
+const char* PtxBf16OpsSm90();
 // Relocatable device code (nvcc -rdc=true) for the linker: link_scale defines
 // the .visible global link_factor, link_offset only declares it .extern;
 // link_call_a defines the .visible .func link_weight that link_call_b

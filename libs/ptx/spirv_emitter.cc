@@ -1792,10 +1792,210 @@ class FunctionEmitter {
     return Write(inst.operands[0], Op1(spv::OpBitcast, u32, r), Type::kB32, inst.line);
   }
 
+  // --- bfloat16 ---
+  // .bf16 and .bf16x2 values are bits in 16-bit registers (two in a 32-bit
+  // one, the first element in the low half): SPIR-V has no bfloat16 type on
+  // most devices. A bf16 widens exactly to f32 (its bits are the f32's high
+  // half); results are computed in f32 and rounded to bf16 once, to nearest
+  // even, with a sum's rounding error (TwoSum; products of two bf16 are exact
+  // in f32) breaking f32 ties, so add, sub and fma round as if exactly.
+  // NaN results are the canonical NaN 0x7fff.
+
+  // The f32 value of the 16-bit bf16 bits `bits`.
+  uint32_t Bf16ToF32(uint32_t bits) {
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t wide = Op1(spv::OpUConvert, u32, bits);
+    return Op1(spv::OpBitcast, b_.Float(32),
+               Op2(spv::OpShiftLeftLogical, u32, wide, b_.ConstInt(32, 16)));
+  }
+
+  // `f` rounded to bf16 bits (16-bit), to nearest even or toward zero.
+  // `error`, when non-zero, is f's exact rounding error (below half an f32
+  // ulp): it decides the bf16 ties that f alone would make.
+  uint32_t F32ToBf16(uint32_t f, bool toward_zero, uint32_t error = 0) {
+    const uint32_t u32 = b_.Int(32), boolean = b_.Bool();
+    uint32_t bits = Op1(spv::OpBitcast, u32, f);
+    if (error != 0) {
+      // On a tie (low half 0x8000) move one f32 ulp toward the exact value.
+      const uint32_t low = Op2(spv::OpBitwiseAnd, u32, bits, b_.ConstInt(32, 0xffff));
+      const uint32_t tie = Op2(spv::OpIEqual, boolean, low, b_.ConstInt(32, 0x8000));
+      const uint32_t zero = b_.ConstFloat(32, 0.0);
+      const uint32_t inexact = Op2(spv::OpFUnordNotEqual, boolean, error, zero);
+      const uint32_t same_sign =
+          Op2(spv::OpLogicalEqual, boolean, Op2(spv::OpFOrdLessThan, boolean, error, zero),
+              Op2(spv::OpFOrdLessThan, boolean, f, zero));
+      const uint32_t nudged =
+          Select(u32, same_sign, Op2(spv::OpIAdd, u32, bits, b_.ConstInt(32, 1)),
+                 Op2(spv::OpISub, u32, bits, b_.ConstInt(32, 1)));
+      bits = Select(u32, Op2(spv::OpLogicalAnd, boolean, tie, inexact), nudged, bits);
+    }
+    const uint32_t high = Op2(spv::OpShiftRightLogical, u32, bits, b_.ConstInt(32, 16));
+    uint32_t rounded = high;
+    if (!toward_zero) {
+      const uint32_t odd = Op2(spv::OpBitwiseAnd, u32, high, b_.ConstInt(32, 1));
+      const uint32_t bias = Op2(spv::OpIAdd, u32, odd, b_.ConstInt(32, 0x7fff));
+      rounded = Op2(spv::OpShiftRightLogical, u32, Op2(spv::OpIAdd, u32, bits, bias),
+                    b_.ConstInt(32, 16));
+    }
+    const uint32_t nan = Op1(spv::OpIsNan, boolean, f);
+    return Op1(spv::OpUConvert, b_.Int(16), Select(u32, nan, b_.ConstInt(32, 0x7fff), rounded));
+  }
+
+  // The bf16 operand `o` as an f32 (`lane` 0 or 1 of a .bf16x2 operand).
+  absl::StatusOr<uint32_t> ReadBf16(const Operand& o, bool pair, int lane, int line) {
+    if (!pair) {
+      auto v = Read(o, Type::kB16, line);
+      if (!v.ok()) return v.status();
+      return Bf16ToF32(*v);
+    }
+    auto v = Read(o, Type::kB32, line);
+    if (!v.ok()) return v.status();
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t half = Op2(spv::OpShiftRightLogical, u32, *v, b_.ConstInt(32, 16 * lane));
+    return Bf16ToF32(Op1(spv::OpUConvert, b_.Int(16), half));
+  }
+
+  // Writes bf16 results: one (16-bit) or two packed (32-bit, lane 0 low).
+  absl::Status WriteBf16(const Operand& o, const std::vector<uint32_t>& lanes, int line) {
+    if (lanes.size() == 1) return Write(o, lanes[0], Type::kB16, line);
+    const uint32_t u32 = b_.Int(32);
+    const uint32_t low = Op1(spv::OpUConvert, u32, lanes[0]);
+    const uint32_t high =
+        Op2(spv::OpShiftLeftLogical, u32, Op1(spv::OpUConvert, u32, lanes[1]), b_.ConstInt(32, 16));
+    return Write(o, Op2(spv::OpBitwiseOr, u32, low, high), Type::kB32, line);
+  }
+
+  // `id`, decorated NoContraction: drivers must not simplify or fuse it
+  // (Mesa would fold TwoSum's (s - a) - s otherwise).
+  uint32_t Exact(uint32_t id) {
+    Emit(b_.annotations(), spv::OpDecorate, {id, spv::DecorationNoContraction});
+    return id;
+  }
+
+  // The f32 sum a + c and its exact rounding error (TwoSum).
+  std::pair<uint32_t, uint32_t> TwoSum(uint32_t a, uint32_t c) {
+    const uint32_t f32 = b_.Float(32);
+    const uint32_t sum = Exact(Op2(spv::OpFAdd, f32, a, c));
+    const uint32_t c_part = Exact(Op2(spv::OpFSub, f32, sum, a));
+    const uint32_t a_part = Exact(Op2(spv::OpFSub, f32, sum, c_part));
+    const uint32_t error = Exact(Op2(spv::OpFAdd, f32, Exact(Op2(spv::OpFSub, f32, a, a_part)),
+                                     Exact(Op2(spv::OpFSub, f32, c, c_part))));
+    return {sum, error};
+  }
+
+  // add, sub, mul, fma, min, max, neg, abs on .bf16 / .bf16x2.
+  absl::Status EmitBf16(const Instruction& inst) {
+    const std::string& op = inst.opcode;
+    const bool pair = inst.HasModifier("bf16x2");
+    size_t count = 0;
+    if (op == "neg" || op == "abs") count = 1;
+    if (op == "add" || op == "sub" || op == "mul" || op == "min" || op == "max") count = 2;
+    if (op == "fma") count = 3;
+    if (count == 0) return Unsupported(inst.line, absl::StrCat(op, pair ? ".bf16x2" : ".bf16"));
+    for (const std::string& m : inst.modifiers) {
+      if (m != "bf16" && m != "bf16x2" && m != "rn" && m != "relu" && m != "NaN") {
+        return Unsupported(inst.line, absl::StrCat(op, ".", m, " on bf16"));
+      }
+    }
+    if (inst.operands.size() != count + 1)
+      return SyntaxError(inst.line, absl::StrCat(op, " takes ", count + 1, " operands"));
+    const uint32_t f32 = b_.Float(32), u16 = b_.Int(16), boolean = b_.Bool();
+    std::vector<uint32_t> lanes;
+    for (int lane = 0; lane < (pair ? 2 : 1); ++lane) {
+      if (op == "neg" || op == "abs") {
+        // Sign-bit operations, NaN payloads included, as PTX specifies.
+        auto v = Read(inst.operands[1], pair ? Type::kB32 : Type::kB16, inst.line);
+        if (!v.ok()) return v.status();
+        uint32_t bits = *v;
+        if (pair) {
+          bits = Op1(spv::OpUConvert, u16,
+                     Op2(spv::OpShiftRightLogical, b_.Int(32), bits, b_.ConstInt(32, 16 * lane)));
+        }
+        lanes.push_back(op == "neg" ? Op2(spv::OpBitwiseXor, u16, bits, b_.ConstInt(16, 0x8000))
+                                    : Op2(spv::OpBitwiseAnd, u16, bits, b_.ConstInt(16, 0x7fff)));
+        continue;
+      }
+      std::vector<uint32_t> v;
+      for (size_t i = 1; i <= count; ++i) {
+        auto x = ReadBf16(inst.operands[i], pair, lane, inst.line);
+        if (!x.ok()) return x.status();
+        v.push_back(*x);
+      }
+      uint32_t result = 0, error = 0;
+      if (op == "add" || op == "sub" || op == "fma") {
+        // fma: the product of two bf16 is exact in f32.
+        const uint32_t left = op == "fma" ? Exact(Op2(spv::OpFMul, f32, v[0], v[1])) : v[0];
+        uint32_t right = op == "fma" ? v[2] : v[1];
+        if (op == "sub") right = Op1(spv::OpFNegate, f32, right);
+        std::tie(result, error) = TwoSum(left, right);
+      } else if (op == "mul") {
+        result = Op2(spv::OpFMul, f32, v[0], v[1]);
+      } else {
+        // The result is one of the operands, so it rounds exactly.
+        const bool nan_wins = inst.HasModifier("NaN");
+        result = Ext(f32, op == "min" ? GLSLstd450NMin : GLSLstd450NMax, {v[0], v[1]});
+        if (nan_wins) {
+          const uint32_t any_nan = Op2(spv::OpLogicalOr, boolean, Op1(spv::OpIsNan, boolean, v[0]),
+                                       Op1(spv::OpIsNan, boolean, v[1]));
+          result = Select(f32, any_nan, b_.ConstFloatBits(32, 0x7fffffff), result);
+        }
+      }
+      if (inst.HasModifier("relu")) {
+        const uint32_t negative = Op2(spv::OpFOrdLessThan, boolean, result, b_.ConstFloat(32, 0.0));
+        result = Select(f32, negative, b_.ConstFloat(32, 0.0), result);
+        if (error != 0) error = Select(f32, negative, b_.ConstFloat(32, 0.0), error);
+      }
+      lanes.push_back(F32ToBf16(result, /*toward_zero=*/false, error));
+    }
+    return WriteBf16(inst.operands[0], lanes, inst.line);
+  }
+
+  // cvt between f32 and bf16: cvt.{rn,rz}{.relu}.bf16.f32 d, a;
+  // cvt.{rn,rz}{.relu}.bf16x2.f32 d, a, b (a to the high half);
+  // cvt.f32.bf16 d, a.
+  absl::Status EmitCvtBf16(const Instruction& inst) {
+    const std::vector<std::string>& m = inst.modifiers;
+    const auto bf = std::find_if(m.begin(), m.end(),
+                                 [](const std::string& x) { return x == "bf16" || x == "bf16x2"; });
+    const auto f32_at = std::find(m.begin(), m.end(), "f32");
+    if (f32_at == m.end() || inst.types.size() != 1) {
+      return Unsupported(inst.line, "cvt between bf16 and a type other than f32");
+    }
+    const bool pair = *bf == "bf16x2";
+    if (f32_at < bf) {  // to f32
+      if (pair || inst.operands.size() != 2)
+        return Unsupported(inst.line, "cvt.f32.bf16 takes one bf16 source");
+      auto v = ReadBf16(inst.operands[1], false, 0, inst.line);
+      if (!v.ok()) return v.status();
+      return Write(inst.operands[0], *v, Type::kF32, inst.line);
+    }
+    const bool toward_zero = inst.HasModifier("rz");
+    if (!toward_zero && !inst.HasModifier("rn"))
+      return Unsupported(inst.line, "cvt to bf16 without .rn or .rz");
+    if (inst.HasModifier("satfinite")) return Unsupported(inst.line, "cvt.satfinite to bf16");
+    if (inst.operands.size() != (pair ? 3u : 2u))
+      return SyntaxError(inst.line,
+                         pair ? "cvt to bf16x2 takes two sources" : "cvt takes two operands");
+    std::vector<uint32_t> lanes;
+    // bf16x2: the first source is the high half.
+    for (size_t i = inst.operands.size() - 1; i >= 1; --i) {
+      auto v = Read(inst.operands[i], Type::kF32, inst.line);
+      if (!v.ok()) return v.status();
+      uint32_t x = *v;
+      if (inst.HasModifier("relu")) {
+        const uint32_t negative = Op2(spv::OpFOrdLessThan, b_.Bool(), x, b_.ConstFloat(32, 0.0));
+        x = Select(b_.Float(32), negative, b_.ConstFloat(32, 0.0), x);
+      }
+      lanes.push_back(F32ToBf16(x, toward_zero));
+    }
+    return WriteBf16(inst.operands[0], lanes, inst.line);
+  }
+
   absl::Status EmitArithmetic(const Instruction& inst) {
     const std::string& op = inst.opcode;
     const Type type = inst.type();
     if (inst.HasModifier("f16x2")) return EmitHalf2(inst);
+    if (inst.HasModifier("bf16") || inst.HasModifier("bf16x2")) return EmitBf16(inst);
     if (type == Type::kNone) return SyntaxError(inst.line, absl::StrCat(op, " needs a type"));
     const bool fl = IsFloat(type);
     const bool sg = IsSigned(type);
@@ -1973,8 +2173,20 @@ class FunctionEmitter {
     return Write(inst.operands[0], result, result_type, inst.line);
   }
 
+  // setp, and set, which writes the comparison as a number: 1.0f or 0 for
+  // an .f32 destination, all ones or 0 for an integer one
+  // (set.CmpOp{.BoolOp}.dtype.stype d, a, b{, c}).
   absl::Status EmitSetp(const Instruction& inst) {
-    const Type type = inst.type();
+    const bool set = inst.opcode == "set";
+    // .bf16 operands compare as the f32 values they widen to exactly.
+    const bool bf16 = inst.HasModifier("bf16");
+    if (inst.HasModifier("bf16x2")) return Unsupported(inst.line, "setp/set on bf16x2");
+    const Type type = bf16 ? Type::kF32 : inst.type();
+    const Type set_type = set && !inst.types.empty() ? inst.types[0] : Type::kNone;
+    if (set && (inst.types.size() != (bf16 ? 1u : 2u) ||
+                (set_type != Type::kF32 && !IsInteger(set_type)) || TypeBits(set_type) != 32)) {
+      return Unsupported(inst.line, "set other than to a 32-bit integer or .f32");
+    }
     if (inst.operands.size() < 3)
       return SyntaxError(inst.line, "setp takes at least three operands");
     // The destination may be a scoped register named without '%' (inline
@@ -1986,7 +2198,7 @@ class FunctionEmitter {
       return Unsupported(inst.line, "setp p|q form");
     std::string cmp, combine;
     for (const std::string& m : inst.modifiers) {
-      if (TypeFromName(m) != Type::kNone || m == "ftz") continue;
+      if (TypeFromName(m) != Type::kNone || m == "ftz" || m == "bf16") continue;
       if (m == "and" || m == "or" || m == "xor") {
         combine = m;
       } else if (cmp.empty()) {
@@ -1995,8 +2207,10 @@ class FunctionEmitter {
         return Unsupported(inst.line, absl::StrCat("setp modifier .", m));
       }
     }
-    auto a = Read(inst.operands[1], type, inst.line);
-    auto c = Read(inst.operands[2], type, inst.line);
+    auto a = bf16 ? ReadBf16(inst.operands[1], false, 0, inst.line)
+                  : Read(inst.operands[1], type, inst.line);
+    auto c = bf16 ? ReadBf16(inst.operands[2], false, 0, inst.line)
+                  : Read(inst.operands[2], type, inst.line);
     if (!a.ok()) return a.status();
     if (!c.ok()) return c.status();
     const bool fl = IsFloat(type), sg = IsSigned(type);
@@ -2055,6 +2269,13 @@ class FunctionEmitter {
     } else if (inst.operands.size() != 3) {
       return SyntaxError(inst.line, "setp takes three operands");
     }
+    if (set) {
+      const uint32_t yes =
+          set_type == Type::kF32 ? b_.ConstFloat(32, 1.0) : b_.ConstInt(32, 0xffffffffu);
+      const uint32_t no = set_type == Type::kF32 ? b_.ConstFloat(32, 0.0) : b_.ConstInt(32, 0);
+      return Write(inst.operands[0], Select(SpvType(set_type), result, yes, no), set_type,
+                   inst.line);
+    }
     return Write(inst.operands[0], result, Type::kPred, inst.line);
   }
 
@@ -2090,6 +2311,7 @@ class FunctionEmitter {
   }
 
   absl::Status EmitCvt(const Instruction& inst) {
+    if (inst.HasModifier("bf16") || inst.HasModifier("bf16x2")) return EmitCvtBf16(inst);
     if (inst.types.size() != 2 || inst.operands.size() != 2) {
       return SyntaxError(inst.line, "cvt takes two types and two operands");
     }
@@ -2727,7 +2949,7 @@ class FunctionEmitter {
     if (op == "tex") return EmitTex(inst);
     if (op == "call") return EmitCall(inst);
     if (op == "atom" || op == "red") return EmitAtomic(inst);
-    if (op == "setp") return EmitSetp(inst);
+    if (op == "setp" || op == "set") return EmitSetp(inst);
     if (op == "cvt") return EmitCvt(inst);
     if (op == "mov") {
       if (inst.operands.size() != 2) return SyntaxError(inst.line, "mov takes two operands");
