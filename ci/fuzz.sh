@@ -13,7 +13,9 @@
 # Targets: code_object (kernel images of every format), launch_params (a
 # launch's kernelParams and extra array), jit_options (cuModuleLoadDataEx's
 # options array, the logs it asks for and the outputs written back, with
-# small GLSL kernels compiled by glslang).
+# small GLSL kernels compiled by glslang), host_object (the JIT linker's host
+# objects and ar archives; its corpus is the nvcc objects and library of
+# conformance/ptx_corpus, checked in).
 #
 # Environment: STREAMHAL_FUZZ_BUILD_DIR (default <repo>/build-fuzz),
 # CC/CXX (default clang-14/clang++-14, else clang/clang++).
@@ -24,7 +26,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${STREAMHAL_FUZZ_BUILD_DIR:-${root}/build-fuzz}"
 corpora="${root}/libs/core/fuzz_corpus"
-targets=(code_object launch_params jit_options)
+targets=(code_object launch_params jit_options host_object)
 
 pick() { for c in "$@"; do if command -v "$c" > /dev/null; then echo "$c"; return; fi; done; }
 cc="${CC:-$(pick clang-14 clang)}"

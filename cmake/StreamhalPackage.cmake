@@ -132,6 +132,10 @@ foreach(_dep IN LISTS _streamhal_all_deps)
   elseif(_dep STREQUAL "glslang::SPIRV")
     # spirv.pc (glslang-dev): -lSPIRV, then SPIRV-Tools and glslang.
     list(APPEND _pc_requires spirv)
+  elseif(_dep STREQUAL "SPIRV-Tools-link")
+    # SPIRV-Tools.pc lists -lSPIRV-Tools-link after the libraries it needs,
+    # which a static link does not resolve: name all three in order.
+    list(APPEND _pc_libs -lSPIRV-Tools-link -lSPIRV-Tools-opt -lSPIRV-Tools)
   elseif(_dep STREQUAL "glslang::glslang-default-resource-limits")
     # No .pc file of its own; it only needs glslang's headers.
     list(APPEND _pc_libs -lglslang-default-resource-limits)

@@ -25,3 +25,23 @@ done
   -o vector_add_lz4.fatbin vector_add.cu
 "$NVCC" -fatbin -gencode arch=compute_75,code=compute_75 -gencode arch=compute_75,code=sm_75 \
   --compress-mode=size -o matmul_tiled_compressed.fatbin matmul_tiled.cu
+# Host objects and a static library for the CU_JIT_INPUT_OBJECT / LIBRARY
+# inputs. One PTX-only arch, uncompressed, keeps them small and linkable.
+dev="--no-compress -gencode arch=compute_75,code=compute_75"
+# Whole-program device code: a .nv_fatbin section.
+"$NVCC" -c $dev -o vector_add.o vector_add.cu
+# Relocatable device code: an __nv_relfatbin section.
+"$NVCC" -c -rdc=true $dev -o link_scale.o link_scale.cu
+"$NVCC" -c -rdc=true $dev -o link_offset.o link_offset.cu
+# No device code at all.
+"${CC:-cc}" -c -O2 -o host_only.o host_only.c
+# The link_call pair and the host-only object as one archive; members named
+# past ar's 16 characters exercise GNU's long-name table.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$NVCC" -c -rdc=true $dev -o "$tmp/link_call_a_relocatable.o" link_call_a.cu
+"$NVCC" -c -rdc=true $dev -o "$tmp/link_call_b_relocatable.o" link_call_b.cu
+cp host_only.o "$tmp/host_only.o"
+rm -f link_call.a
+"$NVCC" -lib -o link_call.a "$tmp/link_call_a_relocatable.o" "$tmp/link_call_b_relocatable.o" \
+  "$tmp/host_only.o"

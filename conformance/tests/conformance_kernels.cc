@@ -4,10 +4,12 @@
 
 #include <cstring>
 #include <fstream>
+#include <string>
 #include <utility>
 
 #include "core/code_object.h"
 #include "core/glsl_compiler.h"
+#include "spirv-tools/libspirv.hpp"
 
 namespace streamhal::conformance {
 
@@ -158,6 +160,108 @@ void main() {
   undeclared_variable = 1;
 }
 )";
+
+const char kLinkWeightLibrarySpvasm[] = R"(               OpCapability Shader
+               OpCapability PhysicalStorageBufferAddresses
+               OpCapability Linkage
+               OpMemoryModel PhysicalStorageBuffer64 GLSL450
+               OpDecorate %weight LinkageAttributes "link_weight" Export
+        %int = OpTypeInt 32 1
+      %int_7 = OpConstant %int 7
+  %fn_weight = OpTypeFunction %int %int %int
+     %weight = OpFunction %int None %fn_weight
+          %x = OpFunctionParameter %int
+          %y = OpFunctionParameter %int
+      %entry = OpLabel
+          %m = OpIMul %int %x %int_7
+          %r = OpISub %int %m %y
+               OpReturnValue %r
+               OpFunctionEnd
+)";
+
+const char kLinkWeightKernelSpvasm[] = R"(               OpCapability Shader
+               OpCapability PhysicalStorageBufferAddresses
+               OpCapability Linkage
+               OpMemoryModel PhysicalStorageBuffer64 GLSL450
+               OpEntryPoint GLCompute %main "spirv_link_call" %gid %p
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpMemberDecorate %Params 0 Offset 0
+               OpMemberDecorate %Params 1 Offset 8
+               OpDecorate %Params Block
+               OpDecorate %arr ArrayStride 4
+               OpMemberDecorate %Ints 0 Offset 0
+               OpDecorate %Ints Block
+               OpDecorate %sx SpecId 0
+               OpDecorate %sy SpecId 1
+               OpDecorate %sz SpecId 2
+               OpDecorate %wgs BuiltIn WorkgroupSize
+               OpDecorate %weight LinkageAttributes "link_weight" Import
+       %void = OpTypeVoid
+    %fn_void = OpTypeFunction %void
+        %int = OpTypeInt 32 1
+       %uint = OpTypeInt 32 0
+     %v3uint = OpTypeVector %uint 3
+  %ptr_in_v3 = OpTypePointer Input %v3uint
+        %gid = OpVariable %ptr_in_v3 Input
+     %uint_0 = OpConstant %uint 0
+%ptr_in_uint = OpTypePointer Input %uint
+               OpTypeForwardPointer %ptr_ints PhysicalStorageBuffer
+     %Params = OpTypeStruct %int %ptr_ints
+        %arr = OpTypeRuntimeArray %int
+       %Ints = OpTypeStruct %arr
+   %ptr_ints = OpTypePointer PhysicalStorageBuffer %Ints
+  %ptr_pc_params = OpTypePointer PushConstant %Params
+          %p = OpVariable %ptr_pc_params PushConstant
+      %int_0 = OpConstant %int 0
+      %int_1 = OpConstant %int 1
+ %ptr_pc_int = OpTypePointer PushConstant %int
+       %bool = OpTypeBool
+%ptr_pc_ints = OpTypePointer PushConstant %ptr_ints
+%ptr_psb_int = OpTypePointer PhysicalStorageBuffer %int
+         %sx = OpSpecConstant %uint 1
+         %sy = OpSpecConstant %uint 1
+         %sz = OpSpecConstant %uint 1
+        %wgs = OpSpecConstantComposite %v3uint %sx %sy %sz
+  %fn_weight = OpTypeFunction %int %int %int
+     %weight = OpFunction %int None %fn_weight
+         %wx = OpFunctionParameter %int
+         %wy = OpFunctionParameter %int
+               OpFunctionEnd
+       %main = OpFunction %void None %fn_void
+      %entry = OpLabel
+     %gx_ptr = OpAccessChain %ptr_in_uint %gid %uint_0
+         %gx = OpLoad %uint %gx_ptr
+          %i = OpBitcast %int %gx
+      %n_ptr = OpAccessChain %ptr_pc_int %p %int_0
+          %n = OpLoad %int %n_ptr
+   %in_range = OpSLessThan %bool %i %n
+               OpSelectionMerge %done None
+               OpBranchConditional %in_range %body %done
+       %body = OpLabel
+   %data_ptr = OpAccessChain %ptr_pc_ints %p %int_1
+       %data = OpLoad %ptr_ints %data_ptr
+       %elem = OpAccessChain %ptr_psb_int %data %int_0 %i
+        %old = OpLoad %int %elem Aligned 4
+        %new = OpFunctionCall %int %weight %old %i
+               OpStore %elem %new Aligned 4
+               OpBranch %done
+       %done = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+
+std::vector<uint32_t> AssembleSpirv(const char* text) {
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_5);
+  std::string messages;
+  tools.SetMessageConsumer([&messages](spv_message_level_t, const char*,
+                                       const spv_position_t& position, const char* message) {
+    messages += "line " + std::to_string(position.line) + ": " + message + "\n";
+  });
+  std::vector<uint32_t> words;
+  EXPECT_TRUE(tools.Assemble(text, std::strlen(text), &words)) << messages;
+  return words;
+}
 
 std::vector<uint32_t> CompileToSpirv(const char* source, const char* name) {
   GlslOptions options;

@@ -47,10 +47,20 @@ extern const char kReverse64Glsl[];
 // GLSL that does not compile.
 extern const char kBrokenGlsl[];
 
+// SPIR-V assembly with linkage (Vulkan's GLSL has no way to export a
+// function), for the linker: kLinkWeightLibrarySpvasm exports
+// `int link_weight(int x, int y)` (x * 7 - y) and has no kernel;
+// kLinkWeightKernelSpvasm's kernel spirv_link_call(int n, int* data) sets
+// data[i] = link_weight(data[i], i), calling the function it imports.
+extern const char kLinkWeightLibrarySpvasm[];
+extern const char kLinkWeightKernelSpvasm[];
+
 // --- Images built in process -------------------------------------------------
 
 // SPIR-V compiled with core's glslang front end; the entry point is `name`.
 std::vector<uint32_t> CompileToSpirv(const char* source, const char* name);
+// SPIR-V assembled with SPIRV-Tools (SPIR-V 1.5).
+std::vector<uint32_t> AssembleSpirv(const char* text);
 // Raw SPIR-V as bytes (a .spv file).
 std::vector<uint8_t> SpirvBytes(const std::vector<uint32_t>& words);
 // An ELF code object with one .spirv section per module.

@@ -1,9 +1,10 @@
 // Rows: the JIT linker (cuLinkCreate, cuLinkAddData, cuLinkAddFile,
 // cuLinkComplete, cuLinkDestroy and the hipLink* twins). Relocatable PTX
-// from nvcc (conformance/ptx_corpus/link_*.cu, -rdc=true) links so that a
-// kernel of one input uses a variable or calls a function another defines;
-// the image cuLinkComplete writes loads with cuModuleLoadData and its kernels
-// run.
+// from nvcc (conformance/ptx_corpus/link_*.cu, -rdc=true), given as PTX or in
+// host objects and a static library, links so that a kernel of one input uses
+// a variable or calls a function another defines; SPIR-V inputs with linkage
+// are joined; the image cuLinkComplete writes loads with cuModuleLoadData and
+// its kernels run.
 // Bad inputs give CUDA's codes and lose nothing: the state takes the next
 // input and completes.
 #include <cuda.h>
@@ -336,25 +337,260 @@ TEST_F(LinkerConformance, BadArgumentsAreRejectedAndChangeNothing) {
   EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuLinkCreate(0, nullptr, nullptr, &state));
 }
 
-// Host objects and archives that carry device code, and NVVM IR, have no
-// Vulkan path: their PTX or fat binaries link instead.
-TEST_F(LinkerConformance, HostObjectsLibrariesAndNvvmAreNotSupported) {
+// NVVM IR is LLVM bitcode for NVIDIA's link-time optimizer: there is no
+// Vulkan path for it.
+TEST_F(LinkerConformance, NvvmIsNotSupported) {
   ProvesLimitation();
   CUlinkState state = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
-  const std::string object = WriteTempFile("object.o", std::string("not read"));
-  char bytes[] = "x";
-  for (CUjitInputType type : {CU_JIT_INPUT_OBJECT, CU_JIT_INPUT_LIBRARY, CU_JIT_INPUT_NVVM}) {
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
-              cuLinkAddData(state, type, bytes, sizeof(bytes), "x", 0, nullptr, nullptr));
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
-              cuLinkAddFile(state, type, object.c_str(), 0, nullptr, nullptr));
-  }
+  const std::string nvvm = WriteTempFile("kernel.nvvm", std::string("BC\xc0\xde"));
+  char bytes[] = "BC\xc0\xde";
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuLinkAddData(state, CU_JIT_INPUT_NVVM, bytes, sizeof(bytes),
+                                                    "kernel.nvvm", 0, nullptr, nullptr));
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
+            cuLinkAddFile(state, CU_JIT_INPUT_NVVM, nvvm.c_str(), 0, nullptr, nullptr));
   // The state is unharmed.
   AddPtx(state, PtxVectorAdd(), "vector_add.ptx");
   void* image = nullptr;
   EXPECT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
   EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+}
+
+void AddBytes(CUlinkState state, CUjitInputType type, std::vector<unsigned char> bytes,
+              const char* name, CUresult expected = CUDA_SUCCESS) {
+  EXPECT_CU(expected,
+            cuLinkAddData(state, type, bytes.data(), bytes.size(), name, 0, nullptr, nullptr));
+}
+
+// link_offset adds 100 * link_factor (3, defined by link_scale), link_scale
+// multiplies by it.
+void ExpectCudaScaleAndOffset(CUmodule module) {
+  int n = 700;
+  std::vector<int> data(n);
+  for (int i = 0; i < n; ++i) data[i] = i;
+  CUdeviceptr d = CudaUpload(data);
+  void* params[] = {&n, &d};
+  LaunchAndWait(Function(module, "link_offset"), n, params);
+  LaunchAndWait(Function(module, "link_scale"), n, params);
+  const std::vector<int> out = CudaDownload<int>(d, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], (i + 300) * 3) << i;
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d));
+}
+
+int LinkWeight(int x, int y) { return x * 7 - y; }
+
+// link_call_b then link_call_a, both calling link_weight (link_call_a.cu).
+void ExpectCudaLinkCalls(CUmodule module) {
+  int n = 600;
+  std::vector<int> data(n);
+  for (int i = 0; i < n; ++i) data[i] = i - 300;
+  CUdeviceptr d = CudaUpload(data);
+  void* params[] = {&n, &d};
+  LaunchAndWait(Function(module, "link_call_b"), n, params);
+  LaunchAndWait(Function(module, "link_call_a"), n, params);
+  const std::vector<int> out = CudaDownload<int>(d, n);
+  for (int i = 0; i < n; ++i) {
+    int expected = data[i];
+    if (expected & 1) expected = LinkWeight(expected + 1, 2 * i);
+    ASSERT_EQ(out[i], LinkWeight(expected, i)) << i;
+  }
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d));
+}
+
+TEST_F(LinkerConformance, HostObjectsLinkTheirDeviceCode) {
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+  // nvcc -rdc=true -c: relocatable device code in __nv_relfatbin; the extern
+  // link_factor of one object binds to the other's definition.
+  AddBytes(state, CU_JIT_INPUT_OBJECT, ObjectLinkOffset(), "link_offset.o");
+  AddBytes(state, CU_JIT_INPUT_OBJECT, ObjectLinkScale(), "link_scale.o");
+  // nvcc -c: whole-program device code in .nv_fatbin.
+  AddBytes(state, CU_JIT_INPUT_OBJECT, ObjectVectorAdd(), "vector_add.o");
+  void* image = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, image));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+  ExpectCudaScaleAndOffset(module);
+  ExpectCudaVectorAdd(Function(module, "vector_add"), 333);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(LinkerConformance, LibraryMembersWithDeviceCodeLink) {
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+  // nvcc -lib of two relocatable objects (one calls the other's __device__
+  // function) and a host-only member, which has nothing to add.
+  AddBytes(state, CU_JIT_INPUT_LIBRARY, LibraryLinkCall(), "link_call.a");
+  void* image = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, image));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+  unsigned count = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunctionCount(&count, module));
+  EXPECT_EQ(count, 2u);
+  ExpectCudaLinkCalls(module);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(LinkerConformance, AddFileTakesHostObjectsAndLibraries) {
+  const std::string scale = WriteTempFile("link_scale.o", ObjectLinkScale());
+  const std::string offset = WriteTempFile("link_offset.o", ObjectLinkOffset());
+  const std::string library = WriteTempFile("link_call.a", LibraryLinkCall());
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLinkAddFile(state, CU_JIT_INPUT_OBJECT, scale.c_str(), 0, nullptr, nullptr));
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLinkAddFile(state, CU_JIT_INPUT_OBJECT, offset.c_str(), 0, nullptr, nullptr));
+  ASSERT_CU(CUDA_SUCCESS,
+            cuLinkAddFile(state, CU_JIT_INPUT_LIBRARY, library.c_str(), 0, nullptr, nullptr));
+  void* image = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, image));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+  ExpectCudaScaleAndOffset(module);
+  ExpectCudaLinkCalls(module);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(LinkerConformance, MalformedObjectsAndLibrariesAreInvalidImageAndChangeNothing) {
+  char error_log[1024] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(2, options, values, &state));
+
+  std::vector<unsigned char> object = ObjectLinkScale();
+  const std::vector<unsigned char> truncated(object.begin(), object.begin() + object.size() / 2);
+  AddBytes(state, CU_JIT_INPUT_OBJECT, truncated, "truncated.o", CUDA_ERROR_INVALID_IMAGE);
+  EXPECT_NE(std::strstr(error_log, "truncated.o: host object:"), nullptr) << error_log;
+  const std::string truncated_file = WriteTempFile("truncated.o", truncated);
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE,
+            cuLinkAddFile(state, CU_JIT_INPUT_OBJECT, truncated_file.c_str(), 0, nullptr, nullptr));
+  AddBytes(state, CU_JIT_INPUT_OBJECT, ObjectHostOnly(), "host_only.o", CUDA_ERROR_INVALID_IMAGE);
+  EXPECT_NE(std::strstr(error_log, "host_only.o: the host object holds no device code"), nullptr)
+      << error_log;
+  // PTX is not a host object, nor is an object a library.
+  const char* ptx = PtxVectorAdd();
+  AddBytes(state, CU_JIT_INPUT_OBJECT, std::vector<unsigned char>(ptx, ptx + std::strlen(ptx) + 1),
+           "ptx-as-object", CUDA_ERROR_INVALID_IMAGE);
+  AddBytes(state, CU_JIT_INPUT_LIBRARY, ObjectLinkScale(), "object-as-library",
+           CUDA_ERROR_INVALID_IMAGE);
+  AddBytes(state, CU_JIT_INPUT_LIBRARY, std::vector<unsigned char>(64, 0xab), "garbage.a",
+           CUDA_ERROR_INVALID_IMAGE);
+  std::vector<unsigned char> library = LibraryLinkCall();
+  library.resize(library.size() - 100);  // the last member runs past the end
+  AddBytes(state, CU_JIT_INPUT_LIBRARY, library, "truncated.a", CUDA_ERROR_INVALID_IMAGE);
+  EXPECT_NE(std::strstr(error_log, "truncated.a: archive:"), nullptr) << error_log;
+  const std::string garbage_file = WriteTempFile("garbage.a", std::string(100, 'x'));
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE,
+            cuLinkAddFile(state, CU_JIT_INPUT_LIBRARY, garbage_file.c_str(), 0, nullptr, nullptr));
+  // A bad member would have failed the whole library: nothing of it stays,
+  // and the state links what comes next.
+  AddBytes(state, CU_JIT_INPUT_OBJECT, ObjectVectorAdd(), "vector_add.o");
+  void* image = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, image));
+  unsigned count = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunctionCount(&count, module));
+  EXPECT_EQ(count, 1u);
+  ExpectCudaVectorAdd(Function(module, "vector_add"), 257);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+}
+
+// SPIR-V given to the linker that declares the Linkage capability is joined
+// with the other such inputs: an Import binds to another input's Export.
+TEST_F(LinkerConformance, SpirvInputsWithLinkageAreJoined) {
+  char error_log[1024] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
+  CUlinkState state = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(2, options, values, &state));
+  std::vector<uint8_t> kernel = SpirvBytes(AssembleSpirv(kLinkWeightKernelSpvasm));
+  std::vector<uint8_t> library = SpirvBytes(AssembleSpirv(kLinkWeightLibrarySpvasm));
+  ASSERT_CU(CUDA_SUCCESS, cuLinkAddData(state, CU_JIT_INPUT_CUBIN, kernel.data(), kernel.size(),
+                                        "kernel.spv", 0, nullptr, nullptr));
+  // The import has no export yet.
+  void* image = nullptr;
+  EXPECT_CU(CUDA_ERROR_INVALID_IMAGE, cuLinkComplete(state, &image, nullptr));
+  EXPECT_NE(std::strstr(error_log, "link_weight"), nullptr) << error_log;
+  ASSERT_CU(CUDA_SUCCESS, cuLinkAddData(state, CU_JIT_INPUT_CUBIN, library.data(), library.size(),
+                                        "library.spv", 0, nullptr, nullptr));
+  // A module without linkage stays a module of its own beside them.
+  std::vector<uint8_t> elf = ElfImage({CompileToSpirv(kVectorAddGlsl, "vector_add")});
+  ASSERT_CU(CUDA_SUCCESS, cuLinkAddData(state, CU_JIT_INPUT_CUBIN, elf.data(), elf.size(),
+                                        "vector_add.elf", 0, nullptr, nullptr));
+  ASSERT_CU(CUDA_SUCCESS, cuLinkComplete(state, &image, nullptr));
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, image));
+  EXPECT_CU(CUDA_SUCCESS, cuLinkDestroy(state));
+  int n = 500;
+  std::vector<int> data(n);
+  for (int i = 0; i < n; ++i) data[i] = 3 * i - 100;
+  CUdeviceptr d = CudaUpload(data);
+  void* params[] = {&n, &d};
+  LaunchAndWait(Function(module, "spirv_link_call"), n, params);
+  const std::vector<int> out = CudaDownload<int>(d, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], LinkWeight(data[i], i)) << i;
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d));
+  ExpectCudaVectorAdd(Function(module, "vector_add"), 100);
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+TEST_F(LinkerConformance, HipLinksHostObjectsLibrariesAndSpirvWithLinkage) {
+  hipLinkState_t state = nullptr;
+  ASSERT_HIP(hipSuccess, hipLinkCreate(0, nullptr, nullptr, &state));
+  std::vector<unsigned char> library = LibraryLinkCall();
+  ASSERT_HIP(hipSuccess, hipLinkAddData(state, hipJitInputLibrary, library.data(), library.size(),
+                                        "link_call.a", 0, nullptr, nullptr));
+  std::vector<unsigned char> object = ObjectVectorAdd();
+  ASSERT_HIP(hipSuccess, hipLinkAddData(state, hipJitInputObject, object.data(), object.size(),
+                                        "vector_add.o", 0, nullptr, nullptr));
+  std::vector<unsigned char> host_only = ObjectHostOnly();
+  EXPECT_HIP(hipErrorInvalidImage,
+             hipLinkAddData(state, hipJitInputObject, host_only.data(), host_only.size(),
+                            "host_only.o", 0, nullptr, nullptr));
+  std::vector<unsigned char> garbage(64, 0xab);
+  EXPECT_HIP(hipErrorInvalidImage,
+             hipLinkAddData(state, hipJitInputLibrary, garbage.data(), garbage.size(), "garbage.a",
+                            0, nullptr, nullptr));
+  std::vector<uint8_t> kernel = SpirvBytes(AssembleSpirv(kLinkWeightKernelSpvasm));
+  std::vector<uint8_t> weight = SpirvBytes(AssembleSpirv(kLinkWeightLibrarySpvasm));
+  ASSERT_HIP(hipSuccess, hipLinkAddData(state, hipJitInputSpirv, weight.data(), weight.size(),
+                                        "library.spv", 0, nullptr, nullptr));
+  ASSERT_HIP(hipSuccess, hipLinkAddData(state, hipJitInputSpirv, kernel.data(), kernel.size(),
+                                        "kernel.spv", 0, nullptr, nullptr));
+  void* image = nullptr;
+  size_t size = 0;
+  ASSERT_HIP(hipSuccess, hipLinkComplete(state, &image, &size));
+  hipModule_t module = nullptr;
+  ASSERT_HIP(hipSuccess, hipModuleLoadData(&module, image));
+  EXPECT_HIP(hipSuccess, hipLinkDestroy(state));
+  hipFunction_t f = nullptr;
+  ASSERT_HIP(hipSuccess, hipModuleGetFunction(&f, module, "vector_add"));
+  ExpectHipVectorAdd(f, 200);
+  int n = 300;
+  std::vector<int> data(n);
+  for (int i = 0; i < n; ++i) data[i] = i + 1;
+  hipDeviceptr_t d = nullptr;
+  ASSERT_HIP(hipSuccess, hipMalloc(&d, n * sizeof(int)));
+  ASSERT_HIP(hipSuccess, hipMemcpyHtoD(d, data.data(), n * sizeof(int)));
+  void* params[] = {&n, &d};
+  for (const char* name : {"link_call_a", "spirv_link_call"}) {
+    ASSERT_HIP(hipSuccess, hipModuleGetFunction(&f, module, name));
+    ASSERT_HIP(hipSuccess, hipModuleLaunchKernel(f, (n + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr,
+                                                 params, nullptr));
+  }
+  std::vector<int> out(n);
+  ASSERT_HIP(hipSuccess, hipMemcpyDtoH(out.data(), d, n * sizeof(int)));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], LinkWeight(LinkWeight(data[i], i), i)) << i;
+  EXPECT_HIP(hipSuccess, hipFree(d));
+  EXPECT_HIP(hipSuccess, hipModuleUnload(module));
 }
 
 TEST_F(LinkerConformance, HipLinksThroughTheSameLinker) {

@@ -73,6 +73,18 @@ std::vector<unsigned char> FatbinVectorAddCompressed();
 std::vector<unsigned char> FatbinVectorAddLz4();
 std::vector<unsigned char> FatbinMatmulTiledCompressed();
 
+// Host objects for CU_JIT_INPUT_OBJECT (nvcc -c, PTX for compute_75 only):
+// vector_add.o has a .nv_fatbin section; link_scale.o and link_offset.o
+// (-rdc=true) an __nv_relfatbin section; host_only.o (the C compiler's) no
+// device code.
+std::vector<unsigned char> ObjectVectorAdd();
+std::vector<unsigned char> ObjectLinkScale();
+std::vector<unsigned char> ObjectLinkOffset();
+std::vector<unsigned char> ObjectHostOnly();
+// nvcc -lib of link_call_a.cu and link_call_b.cu (-rdc=true, members with
+// long names) and host_only.o: a CU_JIT_INPUT_LIBRARY input.
+std::vector<unsigned char> LibraryLinkCall();
+
 }  // namespace streamhal::conformance
 
 #endif  // STREAMHAL_CONFORMANCE_TESTS_PTX_CORPUS_H_

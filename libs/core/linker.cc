@@ -10,11 +10,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/code_object.h"
 #include "core/context.h"
+#include "core/host_object.h"
 #include "core/jit_options.h"
 #include "core/module.h"
 #include "core/mutex.h"
+#include "core/spirv_link.h"
 #include "core/spirv_reflect.h"
 #include "core/status.h"
 #include "ptx/link.h"
@@ -89,6 +92,14 @@ class LinkState final : public Object {
   struct Compiled {
     std::string input;
     std::vector<uint32_t> spirv;
+    bool linkage = false;  // declares the Linkage capability: joined at completion
+  };
+
+  // What one input adds. Collected apart and committed whole, so an input
+  // that fails part way (a bad archive member) changes nothing.
+  struct Parts {
+    std::vector<ptx::LinkInput> ptx;
+    std::vector<Compiled> compiled;
   };
 
   absl::Status AddLocked(int type, const void* data, size_t size, const std::string& name,
@@ -99,12 +110,9 @@ class LinkState final : public Object {
       case LinkInputType::kCubin:
       case LinkInputType::kFatBinary:
       case LinkInputType::kSpirv:
-        break;
       case LinkInputType::kObject:
       case LinkInputType::kLibrary:
-        return Error(ErrorCode::kNotSupported, "cuLinkAddData: '", name,
-                     "': host objects and libraries with device code are not supported; add their "
-                     "PTX or fat binaries");
+        break;
       case LinkInputType::kNvvm:
       case LinkInputType::kLlvmBitcode:
       case LinkInputType::kLlvmBundledBitcode:
@@ -115,7 +123,78 @@ class LinkState final : public Object {
         return Error(ErrorCode::kInvalidValue, "cuLinkAddData: input type ", type,
                      " is not a CUjitInputType");
     }
-    const auto input_type = static_cast<LinkInputType>(type);
+    Parts parts;
+    const ByteSpan bytes(static_cast<const uint8_t*>(data), size);
+    switch (static_cast<LinkInputType>(type)) {
+      case LinkInputType::kObject:
+        SH_RETURN_IF_ERROR(
+            ReadHostObject(bytes, name, /*in_library=*/false, &parts, error_log, info_log));
+        break;
+      case LinkInputType::kLibrary:
+        SH_RETURN_IF_ERROR(ReadLibrary(bytes, name, &parts, error_log, info_log));
+        break;
+      default:
+        SH_RETURN_IF_ERROR(ReadImage(static_cast<LinkInputType>(type), data, size, name, &parts,
+                                     error_log, info_log));
+        break;
+    }
+    for (ptx::LinkInput& input : parts.ptx) ptx_.push_back(std::move(input));
+    for (Compiled& compiled : parts.compiled) compiled_.push_back(std::move(compiled));
+    return absl::OkStatus();
+  }
+
+  // CUDA: a host object's device code is the fat binaries nvcc embeds
+  // (.nv_fatbin; __nv_relfatbin with -rdc=true), added as
+  // CU_JIT_INPUT_FATBINARY inputs are. `in_library`: an archive member, where
+  // having no device code is not an error (archives hold host-only objects).
+  absl::Status ReadHostObject(ByteSpan bytes, const std::string& name, bool in_library,
+                              Parts* parts, std::string* error_log, std::string* info_log)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<std::vector<ByteSpan>> fat_binaries = HostObjectFatBinaries(bytes);
+    if (!fat_binaries.ok()) {
+      *error_log = absl::StrCat(name, ": ", fat_binaries.status().message());
+      return Error(ErrorCode::kInvalidImage, "cuLinkAddData: ", *error_log);
+    }
+    if (fat_binaries->empty() && !in_library) {
+      *error_log = absl::StrCat(name, ": the host object holds no device code (no ",
+                                kNvFatbinSection, " or ", kNvRelFatbinSection, " section)");
+      return Error(ErrorCode::kInvalidImage, "cuLinkAddData: ", *error_log);
+    }
+    for (ByteSpan fat_binary : *fat_binaries) {
+      SH_RETURN_IF_ERROR(ReadImage(LinkInputType::kFatBinary, fat_binary.data(), fat_binary.size(),
+                                   name, parts, error_log, info_log));
+    }
+    return absl::OkStatus();
+  }
+
+  // Every member object with device code is added (NVIDIA's linker pulls in
+  // only members that resolve a symbol; adding all gives the same kernels
+  // unless two members define one name, which is then an error).
+  absl::Status ReadLibrary(ByteSpan bytes, const std::string& name, Parts* parts,
+                           std::string* error_log, std::string* info_log)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<std::vector<ArchiveMember>> members = ReadArchive(bytes);
+    if (!members.ok()) {
+      *error_log = absl::StrCat(name, ": ", members.status().message());
+      return Error(ErrorCode::kInvalidImage, "cuLinkAddData: ", *error_log);
+    }
+    const size_t before = parts->ptx.size() + parts->compiled.size();
+    for (const ArchiveMember& member : *members) {
+      if (!IsElfFile(member.data)) continue;  // not an object: no device code
+      SH_RETURN_IF_ERROR(ReadHostObject(member.data, absl::StrCat(name, "(", member.name, ")"),
+                                        /*in_library=*/true, parts, error_log, info_log));
+    }
+    if (parts->ptx.size() + parts->compiled.size() == before) {
+      *error_log = absl::StrCat(name, ": no member of the library holds device code");
+      return Error(ErrorCode::kInvalidImage, "cuLinkAddData: ", *error_log);
+    }
+    return absl::OkStatus();
+  }
+
+  // One image of the PTX, cubin, fat-binary or SPIR-V type.
+  absl::Status ReadImage(LinkInputType input_type, const void* data, size_t size,
+                         const std::string& name, Parts* parts, std::string* error_log,
+                         std::string* info_log) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     const bool source = input_type == LinkInputType::kPtx;
     absl::StatusOr<ImageFormat> format = DetectImageFormat(data, size);
     if (!format.ok()) {
@@ -146,7 +225,7 @@ class LinkState final : public Object {
                                 " image is not of the input type given");
       return Error(source ? ErrorCode::kInvalidPtx : ErrorCode::kInvalidImage, "cuLinkAddData: '",
                    name, "' is a ", Sv(ImageFormatName(*format)), " image, not of input type ",
-                   type);
+                   static_cast<int>(input_type));
     }
     if (*format == ImageFormat::kPtx || *format == ImageFormat::kNvFatBinary ||
         *format == ImageFormat::kNvFatBinaryWrapper) {
@@ -162,7 +241,7 @@ class LinkState final : public Object {
         *error_log = absl::StrCat(name, ": ", module.status().message());
         return Error(ErrorCode::kInvalidPtx, "cuLinkAddData: ", *error_log);
       }
-      ptx_.push_back(ptx::LinkInput{name, *std::move(module)});
+      parts->ptx.push_back(ptx::LinkInput{name, *std::move(module)});
       return absl::OkStatus();
     }
     JitOptions compile_jit;
@@ -183,7 +262,8 @@ class LinkState final : public Object {
       return image.status();
     }
     for (std::vector<uint32_t>& spirv : image->spirv_modules) {
-      compiled_.push_back(Compiled{name, std::move(spirv)});
+      const bool linkage = DeclaresLinkage(spirv);
+      parts->compiled.push_back(Compiled{name, std::move(spirv), linkage});
     }
     return absl::OkStatus();
   }
@@ -209,9 +289,27 @@ class LinkState final : public Object {
       modules.push_back(*std::move(spirv));
       module_inputs.push_back("the PTX inputs");
     }
+    // SPIR-V with linkage is joined into one module, its imports bound to
+    // the other inputs' exports; the rest stay modules of their own.
+    std::vector<std::vector<uint32_t>> linkable;
+    std::vector<std::string> linkable_inputs;
     for (const Compiled& c : compiled_) {
+      if (c.linkage) {
+        linkable.push_back(c.spirv);
+        linkable_inputs.push_back(absl::StrCat("'", c.input, "'"));
+        continue;
+      }
       modules.push_back(c.spirv);
       module_inputs.push_back(absl::StrCat("'", c.input, "'"));
+    }
+    if (!linkable.empty()) {
+      absl::StatusOr<std::vector<uint32_t>> linked = LinkSpirvModules(linkable);
+      if (!linked.ok()) {
+        return Error(ErrorCode::kInvalidImage, "cuLinkComplete: ", linked.status().message(),
+                     " (linking ", absl::StrJoin(linkable_inputs, ", "), ")");
+      }
+      modules.push_back(*std::move(linked));
+      module_inputs.push_back("the SPIR-V inputs with linkage");
     }
     // One kernel name, one kernel: cuModuleGetFunction must not have to pick.
     std::set<std::string> kernels;

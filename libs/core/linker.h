@@ -15,12 +15,21 @@
 //  - Compiled inputs (CU_JIT_INPUT_CUBIN: an ELF code object or raw SPIR-V;
 //    CU_JIT_INPUT_FATBINARY: a clang offload bundle; hipJitInputSpirv) and
 //    GLSL source given as CU_JIT_INPUT_PTX (the JIT-source analogue) become
-//    SPIR-V modules of their own when added. They share no symbols with
-//    other inputs; a kernel name two inputs define is kInvalidImage at
-//    completion.
-//  - Host objects and archives (OBJECT, LIBRARY), NVVM IR and LLVM bitcode
-//    are kNotSupported; an input type outside the enumeration, or one whose
-//    data is another format, is kInvalidValue / kInvalidImage.
+//    SPIR-V modules of their own when added. Those that declare the Linkage
+//    capability are joined at completion by SPIRV-Tools' linker
+//    (spirv_link.h): an Import binds to another input's Export; an
+//    unresolved import is kInvalidImage. The others share no symbols. A
+//    kernel name two modules define is kInvalidImage at completion.
+//  - Host objects (CU_JIT_INPUT_OBJECT, as nvcc -c writes) add the NVIDIA fat
+//    binaries of their .nv_fatbin / __nv_relfatbin sections as FATBINARY
+//    inputs; static libraries (CU_JIT_INPUT_LIBRARY, ar archives) add every
+//    member object's (host_object.h). A malformed object or archive, an
+//    object without device code and an archive with none are kInvalidImage.
+//    Each input is all or nothing: when one of its fat binaries fails,
+//    nothing of it is added.
+//  - NVVM IR and LLVM bitcode are kNotSupported; an input type outside the
+//    enumeration, or one whose data is another format, is kInvalidValue /
+//    kInvalidImage.
 //
 // CUDA: the inputs are copied (nothing of the caller's is kept); the image
 // cuLinkComplete returns belongs to the state and lives until cuLinkDestroy;
