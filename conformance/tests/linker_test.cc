@@ -340,7 +340,7 @@ TEST_F(LinkerConformance, BadArgumentsAreRejectedAndChangeNothing) {
 // NVVM IR is LLVM bitcode for NVIDIA's link-time optimizer: there is no
 // Vulkan path for it.
 TEST_F(LinkerConformance, NvvmIsNotSupported) {
-  ProvesLimitation();
+  ProvesNotSupported();
   CUlinkState state = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(0, nullptr, nullptr, &state));
   const std::string nvvm = WriteTempFile("kernel.nvvm", std::string("BC\xc0\xde"));
