@@ -61,6 +61,59 @@ void main() {
 }
 )";
 
+// The same two kernels as PTX with `.global .texref` references, as nvcc
+// before CUDA 12 wrote them for `texture<float, 2>` and `texture<float, 1>`
+// (tex.1d with an integer coordinate is tex1Dfetch).
+const char kTexrefPtx[] = R"(.version 7.0
+.target sm_75
+.address_size 64
+.global .texref image_ref;
+.global .texref linear_ref;
+.visible .entry sample_ref(.param .u64 coords, .param .u64 out, .param .u32 n)
+{
+ .reg .pred %p<2>; .reg .b32 %r<6>; .reg .f32 %f<8>; .reg .b64 %rd<8>;
+ ld.param.u64 %rd1, [coords];
+ ld.param.u64 %rd2, [out];
+ ld.param.u32 %r1, [n];
+ mov.u32 %r2, %ctaid.x;
+ mov.u32 %r3, %ntid.x;
+ mov.u32 %r4, %tid.x;
+ mad.lo.s32 %r5, %r2, %r3, %r4;
+ setp.ge.u32 %p1, %r5, %r1;
+ @%p1 bra DONE;
+ mul.wide.u32 %rd3, %r5, 8;
+ add.s64 %rd4, %rd1, %rd3;
+ ld.global.f32 %f1, [%rd4];
+ ld.global.f32 %f2, [%rd4+4];
+ tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [image_ref, {%f1, %f2}];
+ mul.wide.u32 %rd5, %r5, 4;
+ add.s64 %rd6, %rd2, %rd5;
+ st.global.f32 [%rd6], %f3;
+DONE:
+ ret;
+}
+.visible .entry fetch_ref(.param .u64 out, .param .u32 first, .param .u32 n)
+{
+ .reg .pred %p<2>; .reg .b32 %r<8>; .reg .f32 %f<6>; .reg .b64 %rd<4>;
+ ld.param.u64 %rd1, [out];
+ ld.param.u32 %r1, [first];
+ ld.param.u32 %r2, [n];
+ mov.u32 %r3, %ctaid.x;
+ mov.u32 %r4, %ntid.x;
+ mov.u32 %r5, %tid.x;
+ mad.lo.s32 %r6, %r3, %r4, %r5;
+ setp.ge.u32 %p1, %r6, %r2;
+ @%p1 bra DONE;
+ add.s32 %r7, %r1, %r6;
+ tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [linear_ref, {%r7}];
+ mul.wide.u32 %rd2, %r6, 4;
+ add.s64 %rd3, %rd1, %rd2;
+ st.global.f32 [%rd3], %f1;
+DONE:
+ ret;
+}
+)";
+
 // Adds x * 100 + y to every element of the surface reference `grid_ref`.
 const char kSurfaceRefGlsl[] = R"(#version 460
 #extension GL_GOOGLE_include_directive : require
@@ -231,6 +284,58 @@ TEST_F(TextureRefConformance, ReferenceBoundToLinearMemoryReadsWithTex1Dfetch) {
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(d_out));
   EXPECT_CU(CUDA_SUCCESS, cuMemFree(memory));
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+}
+
+// PTX `.texref` references are the module's references too: found by name,
+// set through cuTexRef*, sampled at the state of each launch; one bound to
+// linear memory reads with tex1Dfetch. The HIP forms reach the same ones.
+TEST_F(TextureRefConformance, PtxTexrefsAreModuleTextureReferences) {
+  CUarray array = MakeFloatArray();
+  ASSERT_NE(array, nullptr);
+  CUmodule module = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, kTexrefPtx));
+  CUfunction sample = nullptr, fetch = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&sample, module, "sample_ref"));
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&fetch, module, "fetch_ref"));
+  CUtexref image = nullptr, linear = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetTexRef(&image, module, "image_ref"));
+  ASSERT_CU(CUDA_SUCCESS, cuModuleGetTexRef(&linear, module, "linear_ref"));
+  CUtexref missing = nullptr;
+  EXPECT_CU(CUDA_ERROR_NOT_FOUND, cuModuleGetTexRef(&missing, module, "no_such_ref"));
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetArray(image, array, CU_TRSA_OVERRIDE_FORMAT));
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetAddressMode(image, 0, CU_TR_ADDRESS_MODE_CLAMP));
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetAddressMode(image, 1, CU_TR_ADDRESS_MODE_CLAMP));
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetFilterMode(image, CU_TR_FILTER_MODE_LINEAR));
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetFlags(image, 0));
+  EXPECT_EQ(CountWrongSamples(sample, /*linear=*/true), 0);
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetFilterMode(image, CU_TR_FILTER_MODE_POINT));
+  EXPECT_EQ(CountWrongSamples(sample, /*linear=*/false), 0);
+
+  std::vector<float> values(128);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i) * 0.25f - 7.0f;
+  CUdeviceptr memory = CudaUpload(values);
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetFormat(linear, CU_AD_FORMAT_FLOAT, 1));
+  size_t offset = 1;
+  ASSERT_CU(CUDA_SUCCESS, cuTexRefSetAddress(&offset, linear, memory, values.size() * 4));
+  EXPECT_EQ(offset, 0u);
+  const unsigned n = 100, first = 20;
+  CUdeviceptr d_out = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&d_out, n * sizeof(float)));
+  void* params[] = {&d_out, const_cast<unsigned*>(&first), const_cast<unsigned*>(&n)};
+  ASSERT_CU(CUDA_SUCCESS, cuLaunchKernel(fetch, 2, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
+  const std::vector<float> got = CudaDownload<float>(d_out, n);
+  for (unsigned i = 0; i < n; ++i) ASSERT_EQ(got[i], values[first + i]) << "texel " << i;
+
+  textureReference* hip_ref = nullptr;
+  ASSERT_HIP(hipSuccess,
+             hipModuleGetTexRef(&hip_ref, reinterpret_cast<hipModule_t>(module), "image_ref"));
+  ASSERT_HIP(hipSuccess, hipTexRefSetFilterMode(hip_ref, hipFilterModeLinear));
+  EXPECT_EQ(CountWrongSamples(sample, /*linear=*/true), 0);
+
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(d_out));
+  EXPECT_CU(CUDA_SUCCESS, cuMemFree(memory));
+  EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
+  EXPECT_CU(CUDA_SUCCESS, cuArrayDestroy(array));
 }
 
 TEST_F(TextureRefConformance, EverySetterIsReadBackByItsGetter) {

@@ -151,7 +151,14 @@ struct Module {
   int address_size = 64;
   std::vector<Variable> variables;  // module scope
   std::vector<Function> functions;
+  // `.global .texref` names, in declaration order: reference k binds at
+  // set 2, binding kTextureRefBinding + k (docs/kernel-abi.md).
+  std::vector<std::string> texrefs;
 };
+
+// The first binding of texture references in set 2 (core's
+// kTextureRefBindingBase: parameters bind below it).
+inline constexpr uint32_t kTextureRefBinding = 1024;
 
 }  // namespace streamhal::ptx
 

@@ -133,6 +133,12 @@ absl::StatusOr<Module> LinkModules(std::vector<LinkInput> inputs) {
     Module& module = inputs[i].module;
     if (VersionKey(module.version) > VersionKey(out.version)) out.version = module.version;
     if (TargetKey(module.target) > TargetKey(out.target)) out.target = module.target;
+    // A texture reference of one name is one reference of the linked module.
+    for (const std::string& name : module.texrefs) {
+      if (std::find(out.texrefs.begin(), out.texrefs.end(), name) == out.texrefs.end()) {
+        out.texrefs.push_back(name);
+      }
+    }
 
     std::map<std::string, std::string> renames;
     for (const Variable& v : module.variables) {

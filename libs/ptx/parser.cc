@@ -137,6 +137,29 @@ class Parser {
       module.functions.push_back(std::move(f));
       return absl::OkStatus();
     }
+    // .global .texref name; (a texture reference, bound with
+    // cuModuleGetTexRef). Samplers and surfaces by reference are not
+    // translated.
+    if (IsWord(".global") && Peek(1).kind == Token::Kind::kWord &&
+        (Peek(1).text == ".texref" || Peek(1).text == ".samplerref" ||
+         Peek(1).text == ".surfref")) {
+      Next();
+      const Token& kind = Next();
+      if (kind.text != ".texref") {
+        return Unsupported(kind.line, absl::StrCat(kind.text, " (only .texref references)"));
+      }
+      if (is_extern) return Unsupported(kind.line, ".extern .texref");
+      const Token& name = Next();
+      if (name.kind != Token::Kind::kWord) return SyntaxError(name.line, "expected a .texref name");
+      if (IsPunct("[")) return Unsupported(name.line, "arrays of .texref");
+      SH_PTX_RETURN_IF_ERROR(Expect(";"));
+      if (std::find(module.texrefs.begin(), module.texrefs.end(), name.text) !=
+          module.texrefs.end()) {
+        return SyntaxError(name.line, absl::StrCat(".texref ", name.text, " declared twice"));
+      }
+      module.texrefs.push_back(name.text);
+      return absl::OkStatus();
+    }
     Variable v;
     v.is_extern = is_extern;
     v.linkage = linkage;

@@ -217,5 +217,28 @@ TEST(PtxParserTest, BadInitialisersAreRefused) {
   EXPECT_FALSE(Parse(header + ".global .u32 a = 1.5;\n").ok());
 }
 
+TEST(PtxParserTest, TexrefsAreNamedInDeclarationOrder) {
+  const char* ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.global .texref first;
+.global .texref second;
+.visible .entry k() { ret; }
+)";
+  auto module = Parse(ptx);
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_EQ(module->texrefs, (std::vector<std::string>{"first", "second"}));
+  EXPECT_TRUE(module->variables.empty());
+  // Twice the same name; samplers and surfaces by reference.
+  EXPECT_EQ(Parse(".version 7.0\n.target sm_75\n.address_size 64\n.global .texref t;\n"
+                  ".global .texref t;\n")
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      Parse(".version 7.0\n.target sm_75\n.address_size 64\n.global .surfref s;\n").status().code(),
+      absl::StatusCode::kUnimplemented);
+}
+
 }  // namespace
 }  // namespace streamhal::ptx

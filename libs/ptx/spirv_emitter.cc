@@ -261,6 +261,27 @@ class ModuleBuilder {
   bool push_constant8 = false, push_constant16 = false;
   // Which kernel parameters each texture handle may be (EmitSpirv sets it).
   const TextureHandles* texture_handles = nullptr;
+  // `.texref` name -> binding (EmitSpirv sets it).
+  std::map<std::string, uint32_t> texref_bindings;
+
+  // The combined image sampler of texture reference `name` at `binding`,
+  // named by the reference (core finds references by OpName). Fails when a
+  // second use samples another image type than the first.
+  absl::StatusOr<uint32_t> TextureRefVar(const std::string& name, uint32_t binding,
+                                         uint32_t sampled_image, int line) {
+    auto [it, inserted] = texref_types_.try_emplace(name, sampled_image);
+    if (!inserted && it->second != sampled_image) {
+      return Unsupported(line, absl::StrCat(".texref ", name,
+                                            " sampled as two kinds of texture (geometry or type)"));
+    }
+    const uint32_t ptr = Ptr(spv::StorageClassUniformConstant, sampled_image);
+    return Cached(absl::StrCat("texref", binding), [&](uint32_t id) {
+      Emit(types_, spv::OpVariable, {ptr, id, spv::StorageClassUniformConstant});
+      Emit(annotations_, spv::OpDecorate, {id, spv::DecorationDescriptorSet, 2});
+      Emit(annotations_, spv::OpDecorate, {id, spv::DecorationBinding, binding});
+      Name(id, name);
+    });
+  }
   // Module-scope .global/.const variables (DeclareGlobals): the
   // streamhal_globals buffer, its member 0 holding the buffer's own device
   // address, and each variable's byte offset in it.
@@ -298,6 +319,7 @@ class ModuleBuilder {
   }
 
  private:
+  std::map<std::string, uint32_t> texref_types_;  // .texref name -> sampled image type
   template <typename F>
   uint32_t Cached(const std::string& key, F make) {
     auto it = cache_.find(key);
@@ -2431,9 +2453,13 @@ class FunctionEmitter {
         return Unsupported(inst.line, absl::StrCat("tex modifier .", m));
       }
     }
+    // The handle: a register holding a texture object, or a `.texref`.
+    const bool by_reference = inst.operands.size() == 2 && inst.operands[1].base_is_symbol &&
+                              b_.texref_bindings.count(inst.operands[1].name) != 0;
     if (inst.types.size() != 2 || inst.vector_width != 4 || inst.operands.size() != 2 ||
         inst.operands[0].kind != Operand::Kind::kVector || inst.operands[0].elements.size() != 4 ||
-        inst.operands[1].kind != Operand::Kind::kAddress || inst.operands[1].base_is_symbol ||
+        inst.operands[1].kind != Operand::Kind::kAddress ||
+        (inst.operands[1].base_is_symbol && !by_reference) ||
         inst.operands[1].elements.size() != 1) {
       return Unsupported(inst.line, "tex form (tex.geom.v4.dtype.ctype d, [handle, {c}])");
     }
@@ -2447,7 +2473,8 @@ class FunctionEmitter {
       return Unsupported(inst.line, "tex with integer coordinates beyond 1-D (tex1Dfetch)");
     }
     if (fetch) dim = spv::DimBuffer;
-    auto params = TextureParams(inst.operands[1].name, inst.line);
+    absl::StatusOr<std::set<uint32_t>> params = std::set<uint32_t>{};
+    if (!by_reference) params = TextureParams(inst.operands[1].name, inst.line);
     if (!params.ok()) return params.status();
     const uint32_t sampled = result == Type::kF32   ? b_.Float(32)
                              : result == Type::kU32 ? b_.Int(32)
@@ -2477,8 +2504,7 @@ class FunctionEmitter {
       EmitV(code_, spv::OpCompositeConstruct, w);
     }
     const uint32_t vec4 = b_.Vec(sampled, 4);
-    auto sample = [&](uint32_t param) {
-      const uint32_t var = b_.TextureVar(param, sampled_image);
+    auto sample_var = [&](uint32_t var) {
       UseGlobal(var);
       const uint32_t texture = Op1(spv::OpLoad, sampled_image, var);
       const uint32_t texel = b_.NewId();
@@ -2492,10 +2518,19 @@ class FunctionEmitter {
       }
       return texel;
     };
-    // A handle that may be one of several parameters (selp between two
-    // textures): sample each and keep the one whose parameter holds the
-    // handle's value now.
-    uint32_t texel = sample(*params->rbegin());
+    auto sample = [&](uint32_t param) { return sample_var(b_.TextureVar(param, sampled_image)); };
+    uint32_t texel = 0;
+    if (by_reference) {
+      const std::string& name = inst.operands[1].name;
+      auto var = b_.TextureRefVar(name, b_.texref_bindings.at(name), sampled_image, inst.line);
+      if (!var.ok()) return var.status();
+      texel = sample_var(*var);
+    } else {
+      // A handle that may be one of several parameters (selp between two
+      // textures): sample each and keep the one whose parameter holds the
+      // handle's value now.
+      texel = sample(*params->rbegin());
+    }
     if (params->size() > 1) {
       Operand handle_register{Operand::Kind::kRegister, inst.operands[1].name};
       auto handle = Read(handle_register, Type::kU64, inst.line);
@@ -3310,6 +3345,9 @@ absl::StatusOr<std::vector<uint32_t>> EmitSpirv(const Module& module) {
   ModuleBuilder builder;
   const TextureHandles texture_handles(module);
   builder.texture_handles = &texture_handles;
+  for (size_t k = 0; k < module.texrefs.size(); ++k) {
+    builder.texref_bindings[module.texrefs[k]] = kTextureRefBinding + static_cast<uint32_t>(k);
+  }
   SH_PTX_RETURN_IF_ERROR(DeclareGlobals(builder, module));
   FunctionMap functions;
   std::set<std::string> kernels;
