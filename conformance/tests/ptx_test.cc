@@ -1155,9 +1155,9 @@ TEST_F(PtxConformance, FloatToIntegerConversionsSaturateAndMapNanToZero) {
   EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
 }
 
-// NVIDIA fat binaries (nvcc -fatbin, checked in): the PTX entry is translated.
-TEST_F(PtxConformance, FatBinaryRunsItsPtxEntryThroughBothApis) {
-  const std::vector<unsigned char> fatbin = FatbinVectorAdd();
+// Loads a fat binary of vector_add.cu from memory with cuModuleLoadData,
+// cuModuleLoadFatBinary and hipModuleLoadData, and runs it.
+void ExpectFatBinaryRunsVectorAdd(const std::vector<unsigned char>& fatbin) {
   CUmodule module = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, fatbin.data()));
   CUfunction f = nullptr;
@@ -1172,6 +1172,11 @@ TEST_F(PtxConformance, FatBinaryRunsItsPtxEntryThroughBothApis) {
   ASSERT_HIP(hipSuccess, hipModuleGetFunction(&hip_function, hip_module, "vector_add"));
   ExpectHipVectorAdd(hip_function, 300);
   EXPECT_HIP(hipSuccess, hipModuleUnload(hip_module));
+}
+
+// NVIDIA fat binaries (nvcc -fatbin, checked in): the PTX entry is translated.
+TEST_F(PtxConformance, FatBinaryRunsItsPtxEntryThroughBothApis) {
+  ExpectFatBinaryRunsVectorAdd(FatbinVectorAdd());
 }
 
 TEST_F(PtxConformance, FatBinaryFilesLoadWithModuleLoad) {
@@ -1227,23 +1232,8 @@ void ExpectTiledMatmul(CUfunction f);
 // its "speed" mode): the PTX is decompressed and runs, from memory and from
 // files, through both APIs.
 TEST_F(PtxConformance, CompressedFatBinariesRunTheirPtx) {
-  for (const std::vector<unsigned char>& fatbin :
-       {FatbinVectorAddCompressed(), FatbinVectorAddLz4()}) {
-    CUmodule module = nullptr;
-    ASSERT_CU(CUDA_SUCCESS, cuModuleLoadData(&module, fatbin.data()));
-    CUfunction f = nullptr;
-    ASSERT_CU(CUDA_SUCCESS, cuModuleGetFunction(&f, module, "vector_add"));
-    ExpectCudaVectorAdd(f, 700);
-    EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
-    ASSERT_CU(CUDA_SUCCESS, cuModuleLoadFatBinary(&module, fatbin.data()));
-    EXPECT_CU(CUDA_SUCCESS, cuModuleUnload(module));
-    hipModule_t hip_module = nullptr;
-    ASSERT_HIP(hipSuccess, hipModuleLoadData(&hip_module, fatbin.data()));
-    hipFunction_t hip_function = nullptr;
-    ASSERT_HIP(hipSuccess, hipModuleGetFunction(&hip_function, hip_module, "vector_add"));
-    ExpectHipVectorAdd(hip_function, 257);
-    EXPECT_HIP(hipSuccess, hipModuleUnload(hip_module));
-  }
+  ExpectFatBinaryRunsVectorAdd(FatbinVectorAddCompressed());
+  ExpectFatBinaryRunsVectorAdd(FatbinVectorAddLz4());
   // PTX and SASS, both compressed for size: the PTX entry is picked.
   const std::vector<unsigned char> matmul = FatbinMatmulTiledCompressed();
   const std::string path = testing::TempDir() + "matmul_tiled_compressed.fatbin";
