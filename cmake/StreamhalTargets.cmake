@@ -24,6 +24,8 @@ function(streamhal_add_test_suite name)
   add_executable(${name} ${_tests})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} streamhal_test_main GTest::gmock)
   streamhal_set_warnings(${name})
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120
-    PROPERTIES ENVIRONMENT "STREAMHAL_VALIDATION=1;STREAMHAL_TEST_SHADERS_DIR=${CMAKE_BINARY_DIR}/shaders")
+  # One variable only: gtest_discover_tests passes PROPERTIES through a
+  # list, so a second "A;B" entry would be dropped. (The PTX cache path goes
+  # through test_main.cc for that reason.)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES ENVIRONMENT STREAMHAL_VALIDATION=1)
 endfunction()
