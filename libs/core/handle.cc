@@ -148,6 +148,17 @@ Object::Object(ObjectKind kind)
 
 Object::~Object() { GlobalTable().Remove(handle_); }
 
+const char* HandleProblem(HandleState state, const char* wrong_kind, const char* destroyed) {
+  switch (state) {
+    case HandleState::kNull:
+      return " is null";
+    case HandleState::kDestroyed:
+      return destroyed;
+    default:
+      return wrong_kind;
+  }
+}
+
 Object* LookupHandle(uint64_t handle, ObjectKind kind, HandleState* state) {
   return GlobalTable().Lookup(handle, kind, state);
 }

@@ -73,6 +73,11 @@ T* LookupAs(uint64_t handle, HandleState* state = nullptr) {
   return static_cast<T*>(LookupHandle(handle, T::kKind, state));
 }
 
+// Why a lookup found no live object, as the end of an error message:
+// " is null", `destroyed` for a destroyed one, `wrong_kind` otherwise.
+const char* HandleProblem(HandleState state, const char* wrong_kind,
+                          const char* destroyed = " was destroyed");
+
 // Bumped whenever device memory is freed or a module is unloaded. Objects
 // that keep resolved pointers or kernels past the call that named them
 // (instantiated graphs) resolve them again when it has changed, so a freed

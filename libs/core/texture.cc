@@ -22,17 +22,6 @@ namespace {
 bool IsIntegerFormat(uint32_t format) { return format < 0x10; }
 constexpr uint32_t kFormatUint8 = 0x01;
 
-const char* HandleProblem(HandleState state, const char* kind) {
-  switch (state) {
-    case HandleState::kNull:
-      return " is null";
-    case HandleState::kDestroyed:
-      return " was destroyed";
-    default:
-      return kind;
-  }
-}
-
 // The texel format of `resource` (format, channels) and, for arrays, the
 // array; checks the memory of linear and pitched resources.
 struct Texels {

@@ -26,24 +26,14 @@ StorageRegistry& Registry() {
   return *registry;
 }
 
-const char* ProblemOf(HandleState state) {
-  switch (state) {
-    case HandleState::kNull:
-      return " is null";
-    case HandleState::kDestroyed:
-      return " was destroyed (with its module)";
-    default:
-      return " is not a texture reference";
-  }
-}
-
 absl::StatusOr<TextureRef*> ResolveRef(uint64_t handle, const char* api) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   HandleState state;
   TextureRef* ref = LookupAs<TextureRef>(handle, &state);
   if (ref == nullptr) {
-    return Error(ErrorCode::kInvalidHandle, api, ": hTexRef 0x", absl::Hex(handle),
-                 ProblemOf(state));
+    return Error(
+        ErrorCode::kInvalidHandle, api, ": hTexRef 0x", absl::Hex(handle),
+        HandleProblem(state, " is not a texture reference", " was destroyed (with its module)"));
   }
   return ref;
 }
