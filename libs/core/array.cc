@@ -341,9 +341,7 @@ absl::StatusOr<Array*> ResolveArray(uint64_t handle, ErrorCode code, const char*
   Array* array = LookupAs<Array>(handle, &state);
   if (array == nullptr) {
     return Error(code, what, ": array handle 0x", absl::Hex(handle),
-                 state == HandleState::kNull        ? " is null"
-                 : state == HandleState::kDestroyed ? " was destroyed"
-                                                    : " is not an array");
+                 HandleProblem(state, " is not an array", " was destroyed"));
   }
   return array;
 }

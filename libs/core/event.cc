@@ -44,9 +44,7 @@ absl::StatusOr<Event*> ResolveEvent(uint64_t handle) {
   Event* event = LookupAs<Event>(handle, &state);
   if (event == nullptr) {
     return Error(ErrorCode::kInvalidHandle, "event 0x", absl::Hex(handle),
-                 state == HandleState::kNull        ? " is null"
-                 : state == HandleState::kDestroyed ? " has been destroyed"
-                                                    : " is not an event");
+                 HandleProblem(state, " is not an event", " has been destroyed"));
   }
   return event;
 }

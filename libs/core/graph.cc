@@ -179,9 +179,7 @@ absl::StatusOr<Graph*> ResolveGraph(uint64_t handle) {
   Graph* graph = LookupAs<Graph>(handle, &state);
   if (graph == nullptr) {
     return Error(ErrorCode::kInvalidValue, "graph 0x", absl::Hex(handle),
-                 state == HandleState::kNull        ? " is null"
-                 : state == HandleState::kDestroyed ? " has been destroyed"
-                                                    : " is not a graph");
+                 HandleProblem(state, " is not a graph", " has been destroyed"));
   }
   return graph;
 }
@@ -191,9 +189,7 @@ absl::StatusOr<GraphNode*> ResolveGraphNode(uint64_t handle) {
   GraphNode* node = LookupAs<GraphNode>(handle, &state);
   if (node == nullptr) {
     return Error(ErrorCode::kInvalidValue, "graph node 0x", absl::Hex(handle),
-                 state == HandleState::kNull        ? " is null"
-                 : state == HandleState::kDestroyed ? " has been destroyed"
-                                                    : " is not a graph node");
+                 HandleProblem(state, " is not a graph node", " has been destroyed"));
   }
   return node;
 }

@@ -538,9 +538,7 @@ absl::StatusOr<GraphExec*> ResolveGraphExec(uint64_t handle) {
   GraphExec* exec = LookupAs<GraphExec>(handle, &state);
   if (exec == nullptr) {
     return Error(ErrorCode::kInvalidValue, "graph exec 0x", absl::Hex(handle),
-                 state == HandleState::kNull        ? " is null"
-                 : state == HandleState::kDestroyed ? " has been destroyed"
-                                                    : " is not a graph exec");
+                 HandleProblem(state, " is not a graph exec", " has been destroyed"));
   }
   return exec;
 }

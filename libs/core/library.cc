@@ -38,9 +38,7 @@ absl::StatusOr<Library*> ResolveLibrary(uint64_t handle) {
   Library* library = LookupAs<Library>(handle, &state);
   if (library == nullptr) {
     return Error(ErrorCode::kInvalidHandle, "library 0x", absl::Hex(handle),
-                 state == HandleState::kNull        ? " is null"
-                 : state == HandleState::kDestroyed ? " has been unloaded"
-                                                    : " is not a library");
+                 HandleProblem(state, " is not a library", " has been unloaded"));
   }
   return library;
 }
@@ -50,9 +48,7 @@ absl::StatusOr<Kernel*> ResolveKernel(uint64_t handle) {
   Kernel* kernel = LookupAs<Kernel>(handle, &state);
   if (kernel == nullptr) {
     return Error(ErrorCode::kInvalidHandle, "kernel 0x", absl::Hex(handle),
-                 state == HandleState::kNull        ? " is null"
-                 : state == HandleState::kDestroyed ? " belongs to an unloaded library"
-                                                    : " is not a kernel");
+                 HandleProblem(state, " is not a kernel", " belongs to an unloaded library"));
   }
   return kernel;
 }

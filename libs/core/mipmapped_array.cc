@@ -59,9 +59,7 @@ absl::StatusOr<MipmappedArray*> ResolveMipmappedArray(uint64_t handle, ErrorCode
   MipmappedArray* mipmapped = LookupAs<MipmappedArray>(handle, &state);
   if (mipmapped == nullptr) {
     return Error(code, what, ": mipmapped array handle 0x", absl::Hex(handle),
-                 state == HandleState::kNull        ? " is null"
-                 : state == HandleState::kDestroyed ? " was destroyed"
-                                                    : " is not a mipmapped array");
+                 HandleProblem(state, " is not a mipmapped array", " was destroyed"));
   }
   return mipmapped;
 }

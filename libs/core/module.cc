@@ -469,9 +469,7 @@ absl::StatusOr<Function*> ResolveFunction(uint64_t handle) {
   }
   if (function == nullptr) {
     return Error(ErrorCode::kInvalidHandle, "function 0x", absl::Hex(handle),
-                 state == HandleState::kNull        ? " is null"
-                 : state == HandleState::kDestroyed ? " belongs to an unloaded module"
-                                                    : " is not a function");
+                 HandleProblem(state, " is not a function", " belongs to an unloaded module"));
   }
   return function;
 }

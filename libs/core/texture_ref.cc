@@ -44,9 +44,7 @@ absl::StatusOr<SurfaceRef*> ResolveSurfaceRef(uint64_t handle, const char* api) 
   SurfaceRef* ref = LookupAs<SurfaceRef>(handle, &state);
   if (ref == nullptr) {
     return Error(ErrorCode::kInvalidHandle, api, ": hSurfRef 0x", absl::Hex(handle),
-                 state == HandleState::kNull        ? " is null"
-                 : state == HandleState::kDestroyed ? " was destroyed (with its module)"
-                                                    : " is not a surface reference");
+                 HandleProblem(state, " is not a surface reference", " was destroyed (with its module)"));
   }
   return ref;
 }
