@@ -40,7 +40,20 @@ struct ThreadState {
 
 thread_local ThreadState t_state;
 
+// CurrentContext's answer for this thread, valid while no context anywhere
+// has been destroyed since (g_context_generation) and this thread's stack
+// has not been touched (State() clears it): a launch or pool call then
+// costs one atomic load instead of a handle lookup. Trivially constructible,
+// so a thread_local without an initialisation guard.
+std::atomic<uint64_t> g_context_generation{1};
+struct CurrentCache {
+  uint64_t generation;
+  Context* context;
+};
+thread_local CurrentCache t_current;
+
 ThreadState& State() {
+  t_current.context = nullptr;
   const uint64_t epoch = InitEpoch();
   if (t_state.epoch != epoch) {
     t_state.stack.clear();
@@ -127,6 +140,8 @@ WaitPolicy Context::wait_policy() const {
 }
 
 Context::~Context() {
+  // Every thread's cached current context is stale from here on.
+  g_context_generation.fetch_add(1, std::memory_order_acq_rel);
   // Work still in flight must finish before its context goes away (CUDA:
   // cuCtxDestroy waits for outstanding work). Objects go in reverse order of
   // creation (streams finish their work as they go), then the memory.
@@ -367,13 +382,21 @@ absl::Status GetCurrentContext(HandleOut out) {
 }
 
 absl::StatusOr<Context*> CurrentContext() {
+  if (Context* cached = t_current.context;
+      cached != nullptr &&
+      t_current.generation == g_context_generation.load(std::memory_order_acquire) &&
+      !cached->is_lost()) {
+    return cached;
+  }
   SH_RETURN_IF_ERROR(CheckInitialized());
+  const uint64_t generation = g_context_generation.load(std::memory_order_acquire);
   ThreadState& state = State();
   if (state.stack.empty()) {
     return Error(ErrorCode::kInvalidContext, "no context is current on this thread");
   }
   SH_ASSIGN_OR_RETURN(Context * context, ResolveStackEntry(state.stack.back()));
   if (context->is_lost()) return context->lost_error();
+  t_current = CurrentCache{generation, context};
   return context;
 }
 
