@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "core/handle_retirement.h"
 #include "core/log.h"
 #include "core/mem_pool.h"
 #include "core/memory.h"
@@ -40,12 +41,11 @@ struct ThreadState {
 
 thread_local ThreadState t_state;
 
-// CurrentContext's answer for this thread, valid while no context anywhere
-// has been destroyed since (g_context_generation) and this thread's stack
-// has not been touched (State() clears it): a launch or pool call then
-// costs one atomic load instead of a handle lookup. Trivially constructible,
-// so a thread_local without an initialisation guard.
-std::atomic<uint64_t> g_context_generation{1};
+// CurrentContext's answer for this thread, valid while no handle has been
+// retired since (core/handle_retirement.h) and this thread's stack has not
+// been touched (State() clears it): a launch or pool call then costs one
+// atomic load instead of a handle lookup. Trivially constructible, so a
+// thread_local without an initialisation guard.
 struct CurrentCache {
   uint64_t generation;
   Context* context;
@@ -140,8 +140,6 @@ WaitPolicy Context::wait_policy() const {
 }
 
 Context::~Context() {
-  // Every thread's cached current context is stale from here on.
-  g_context_generation.fetch_add(1, std::memory_order_acq_rel);
   // Work still in flight must finish before its context goes away (CUDA:
   // cuCtxDestroy waits for outstanding work). Objects go in reverse order of
   // creation (streams finish their work as they go), then the memory.
@@ -383,13 +381,11 @@ absl::Status GetCurrentContext(HandleOut out) {
 
 absl::StatusOr<Context*> CurrentContext() {
   if (Context* cached = t_current.context;
-      cached != nullptr &&
-      t_current.generation == g_context_generation.load(std::memory_order_acquire) &&
-      !cached->is_lost()) {
+      cached != nullptr && t_current.generation == HandleRetirements() && !cached->is_lost()) {
     return cached;
   }
   SH_RETURN_IF_ERROR(CheckInitialized());
-  const uint64_t generation = g_context_generation.load(std::memory_order_acquire);
+  const uint64_t generation = HandleRetirements();
   ThreadState& state = State();
   if (state.stack.empty()) {
     return Error(ErrorCode::kInvalidContext, "no context is current on this thread");
