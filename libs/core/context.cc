@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "core/handle_retirement.h"
 #include "core/log.h"
 #include "core/mem_pool.h"
 #include "core/memory.h"
@@ -40,7 +41,19 @@ struct ThreadState {
 
 thread_local ThreadState t_state;
 
+// CurrentContext's answer for this thread, valid while no handle has been
+// retired since (core/handle_retirement.h) and this thread's stack has not
+// been touched (State() clears it): a launch or pool call then costs one
+// atomic load instead of a handle lookup. Trivially constructible, so a
+// thread_local without an initialisation guard.
+struct CurrentCache {
+  uint64_t generation;
+  Context* context;
+};
+thread_local CurrentCache t_current;
+
 ThreadState& State() {
+  t_current.context = nullptr;
   const uint64_t epoch = InitEpoch();
   if (t_state.epoch != epoch) {
     t_state.stack.clear();
@@ -367,13 +380,19 @@ absl::Status GetCurrentContext(HandleOut out) {
 }
 
 absl::StatusOr<Context*> CurrentContext() {
+  if (Context* cached = t_current.context;
+      cached != nullptr && t_current.generation == HandleRetirements() && !cached->is_lost()) {
+    return cached;
+  }
   SH_RETURN_IF_ERROR(CheckInitialized());
+  const uint64_t generation = HandleRetirements();
   ThreadState& state = State();
   if (state.stack.empty()) {
     return Error(ErrorCode::kInvalidContext, "no context is current on this thread");
   }
   SH_ASSIGN_OR_RETURN(Context * context, ResolveStackEntry(state.stack.back()));
   if (context->is_lost()) return context->lost_error();
+  t_current = CurrentCache{generation, context};
   return context;
 }
 

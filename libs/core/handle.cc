@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <deque>
 
+#include "core/handle_retirement.h"
 #include "core/log.h"
 #include "core/mutex.h"
 
@@ -146,7 +147,11 @@ Object::Object(ObjectKind kind)
       handle_(GlobalTable().Insert(this, kind)),
       unique_id_(next_unique_id.fetch_add(1, std::memory_order_relaxed)) {}
 
-Object::~Object() { GlobalTable().Remove(handle_); }
+Object::~Object() {
+  GlobalTable().Remove(handle_);
+  // After the removal: a lookup that found the object read the count before.
+  internal::g_handle_retirements.fetch_add(1, std::memory_order_acq_rel);
+}
 
 const char* HandleProblem(HandleState state, const char* wrong_kind, const char* destroyed) {
   switch (state) {

@@ -275,6 +275,7 @@ MemPool::MemPool(Device* device, const MemPoolProps& props, bool is_default,
                  std::shared_ptr<PoolArena> arena, bool imported)
     : Object(kKind),
       device_(device),
+      max_allocation_size_(device->properties().max_allocation_size),
       props_(props),
       is_default_(is_default),
       arena_(std::move(arena)),
@@ -329,14 +330,14 @@ Allocation* MemPool::Hand(const CachedBlock& block, Context* context, uint64_t b
   allocation->size = bytes;
   ++live_blocks_;
   AccountUsed(static_cast<int64_t>(allocation->block_size));
+  last_handed_ = allocation;
   // Last: a lookup that finds the block live sees its new owner and size.
   allocation->cached.store(false, std::memory_order_release);
   return allocation;
 }
 
 absl::StatusOr<Allocation*> MemPool::Allocate(Context* context, Stream* stream, uint64_t bytes) {
-  const DeviceProperties& properties = device_->properties();
-  if (bytes > properties.max_allocation_size || bytes > UINT64_MAX - (kBlockGranularity - 1)) {
+  if (bytes > max_allocation_size_ || bytes > UINT64_MAX - (kBlockGranularity - 1)) {
     return Error(ErrorCode::kOutOfMemory, "cuMemAllocAsync: ", bytes,
                  " bytes exceeds the largest allocation");
   }
@@ -447,7 +448,9 @@ absl::StatusOr<std::unique_ptr<Allocation>> MemPool::NewBlock(Context* context, 
   AccountReserved(static_cast<int64_t>(size));
   AccountUsed(static_cast<int64_t>(size));
   ++live_blocks_;
-  blocks_.insert(block->get());
+  // The backend gave the address, so it is new to this pool.
+  blocks_[(*block)->device_address()] = block->get();
+  last_handed_ = block->get();
   return block;
 }
 
@@ -486,6 +489,22 @@ absl::Status MemPool::Cache(Allocation* block, uint64_t stream, uint64_t point, 
   return absl::OkStatus();
 }
 
+bool MemPool::CacheAt(uint64_t dptr, uint64_t stream, uint64_t point) {
+  MutexLock lock(&mutex_);
+  Allocation* block = last_handed_;
+  if (block == nullptr || block->device_address() != dptr) {
+    auto it = blocks_.find(dptr);
+    if (it == blocks_.end()) return false;
+    block = it->second;
+  }
+  // A cached block is not live: the caller's lookup reports the error.
+  if (block->cached.load(std::memory_order_relaxed)) return false;
+  --live_blocks_;
+  used_ -= block->block_size;
+  CacheLocked(block, stream, point);
+  return true;
+}
+
 void MemPool::CacheLocked(Allocation* block, uint64_t stream, uint64_t point) {
   // First: from here on every lookup passes the block by.
   block->cached.store(true, std::memory_order_release);
@@ -496,7 +515,7 @@ void MemPool::CacheLocked(Allocation* block, uint64_t stream, uint64_t point) {
 bool MemPool::Reclaim(Context* context) {
   MutexLock lock(&mutex_);
   bool any = false;
-  for (Allocation* block : blocks_) {
+  for (const auto& [address, block] : blocks_) {
     if (block->cached.load(std::memory_order_relaxed) || block->context != context) continue;
     --live_blocks_;
     used_ -= block->block_size;
@@ -534,7 +553,8 @@ void MemPool::Trim(uint64_t keep, bool wait) {
           continue;
         }
         reserved_ -= size;
-        blocks_.erase(cached.allocation);
+        blocks_.erase(cached.allocation->device_address());
+        if (last_handed_ == cached.allocation) last_handed_ = nullptr;
         released.push_back(cached.allocation);
       }
       bucket.resize(kept);
@@ -656,6 +676,19 @@ absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream_handle) {
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(context, stream_handle));
   // Captured: a free node for memory an allocation node of the capture made.
   if (stream->capture() != nullptr) return CaptureMemFree(stream, dptr);
+  // The common case, a block of the device's current pool freed in a
+  // created or per-thread stream: the pool knows its blocks by address, so
+  // the address map is not asked. Anything else (and a failed flush, which
+  // the full path reports after validating) takes the full path.
+  if (stream->role() != StreamRole::kLegacy && dptr != 0) {
+    MemPool* pool = GetPools().CurrentPool(stream->context()->device());
+    absl::StatusOr<uint64_t> point = stream->Flush();
+    if (point.ok() && pool->CacheAt(dptr, stream->handle(), *point)) {
+      BumpResourceGeneration();
+      GetPools().Collect(pool);
+      return absl::OkStatus();
+    }
+  }
   Allocation* allocation = FindDeviceAllocationAt(dptr);
   if (allocation == nullptr) {
     return Error(ErrorCode::kInvalidValue, "cuMemFreeAsync: 0x", absl::Hex(dptr),

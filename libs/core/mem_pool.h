@@ -29,7 +29,6 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/btree_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/c_enum.h"
@@ -139,6 +138,10 @@ class MemPool : public Object {
   // cached): freed in stream `stream` (a handle) before `point`, or finished
   // (stream 0). kInvalidValue when another thread freed it first.
   absl::Status Cache(Allocation* block, uint64_t stream, uint64_t point, const char* api);
+  // cuMemFreeAsync's fast path: caches the live block of this pool that
+  // starts at `dptr`, found without the address map. False when `dptr` is
+  // not the start of a live block of this pool (the caller asks the map).
+  bool CacheAt(uint64_t dptr, uint64_t stream, uint64_t point);
   // Context teardown: takes back every live block `context` owns (the
   // context's work has finished). Returns whether it took any.
   bool Reclaim(Context* context);
@@ -190,6 +193,8 @@ class MemPool : public Object {
                                                        uint64_t bytes);
 
   Device* const device_;
+  // The device's largest allocation, read once (an allocation asks each time).
+  const uint64_t max_allocation_size_;
   const MemPoolProps props_;
   const bool is_default_;
   const std::shared_ptr<PoolArena> arena_;
@@ -198,8 +203,14 @@ class MemPool : public Object {
   // Cached blocks by block size. A bucket that empties stays (a pair of
   // calls of one size touches only its vector) until Trim.
   absl::btree_map<uint64_t, Bucket> cache_ ABSL_GUARDED_BY(mutex_);
-  // Every block the pool made and has not given back, live or cached.
-  absl::flat_hash_set<Allocation*> blocks_ ABSL_GUARDED_BY(mutex_);
+  // Every block the pool made and has not given back, live or cached, by
+  // device address: a free of a pool pointer needs no address-map lookup.
+  // A b-tree, like the address map, for its locality: frees in address order
+  // keep its leaves in cache, where a hash touches a cold slot per free.
+  absl::btree_map<uint64_t, Allocation*> blocks_ ABSL_GUARDED_BY(mutex_);
+  // The block handed out last, or null: an allocation freed right away (the
+  // common pair) is found without hashing.
+  Allocation* last_handed_ ABSL_GUARDED_BY(mutex_) = nullptr;
   bool follow_event_dependencies_ ABSL_GUARDED_BY(mutex_) = true;
   bool allow_opportunistic_ ABSL_GUARDED_BY(mutex_) = true;
   bool allow_internal_dependencies_ ABSL_GUARDED_BY(mutex_) = true;

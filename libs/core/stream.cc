@@ -8,6 +8,7 @@
 
 #include "core/context.h"
 #include "core/event.h"
+#include "core/handle_retirement.h"
 #include "core/ipc.h"
 #include "core/log.h"
 #include "core/mem_pool.h"
@@ -25,6 +26,23 @@ Stream::Stream(Context* context, std::unique_ptr<BackendStream> backend, StreamR
       flags_(flags),
       priority_(priority),
       backend_(std::move(backend)) {}
+
+namespace {
+
+// The created stream this thread resolved last, for the context it was
+// resolved in: valid while no handle has been retired since
+// (core/handle_retirement.h), as neither the stream nor that context can
+// have gone. A launch or pool call on the same stream as the thread's last
+// then skips the handle lookup and the device check.
+struct ResolvedStream {
+  uint64_t generation;
+  const Context* context;
+  uint64_t handle;
+  Stream* stream;
+};
+thread_local ResolvedStream t_resolved;
+
+}  // namespace
 
 Stream::~Stream() {
   LeaveCapture(this);
@@ -128,6 +146,11 @@ absl::StatusOr<Stream*> ResolveStream(uint64_t handle) {
 absl::StatusOr<Stream*> ResolveStream(Context* context, uint64_t handle) {
   if (handle == 0 || handle == kStreamLegacy) return context->DefaultStream();
   if (handle == kStreamPerThread) return context->PerThreadStream();
+  const uint64_t generation = HandleRetirements();
+  if (t_resolved.handle == handle && t_resolved.context == context &&
+      t_resolved.generation == generation) {
+    return t_resolved.stream;
+  }
   HandleState state;
   Stream* stream = LookupAs<Stream>(handle, &state);
   if (stream == nullptr) {
@@ -138,6 +161,7 @@ absl::StatusOr<Stream*> ResolveStream(Context* context, uint64_t handle) {
     return Error(ErrorCode::kInvalidHandle, "stream 0x", absl::Hex(handle),
                  " belongs to another device than the current context");
   }
+  t_resolved = ResolvedStream{generation, context, handle, stream};
   return stream;
 }
 

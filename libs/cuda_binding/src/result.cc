@@ -63,7 +63,7 @@ CUresult ToCUresult(ErrorCode code) {
   return CUDA_ERROR_UNKNOWN;
 }
 
-CUresult ToCUresult(const absl::Status& status) {
+CUresult ErrorToCUresult(const absl::Status& status) {
   if (status.ok()) return CUDA_SUCCESS;
   const CUresult result = ToCUresult(ErrorCodeOf(status));
   Log(LogLevel::kInfo, status.message());

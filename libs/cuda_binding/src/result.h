@@ -11,9 +11,15 @@ namespace streamhal::cuda {
 
 CUresult ToCUresult(ErrorCode code);
 
-// Maps a core status to CUresult and logs the message of an error at info
-// level, so STREAMHAL_LOG_LEVEL=info shows why a call failed.
-CUresult ToCUresult(const absl::Status& status);
+// An error status as CUresult, its message logged at info level, so
+// STREAMHAL_LOG_LEVEL=info shows why a call failed.
+CUresult ErrorToCUresult(const absl::Status& status);
+
+// Maps a core status to CUresult; inline so that a successful call, the
+// common case on the fast paths, costs no further call.
+inline CUresult ToCUresult(const absl::Status& status) {
+  return status.ok() ? CUDA_SUCCESS : ErrorToCUresult(status);
+}
 
 // Maps `status` and, on success, stores `value` in the caller's output
 // (core works in uint64_t; the API type may differ, e.g. CUdeviceptr).
