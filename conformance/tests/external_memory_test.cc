@@ -284,25 +284,5 @@ TEST_F(ExternalMemoryConformance, HipImportsAndMapsTheSameWay) {
   EXPECT_HIP(hipSuccess, hipFree(data));
 }
 
-// Mipmapped arrays exist, but not over external memory yet.
-TEST_F(ExternalMemoryConformance, MipmappedArraysAreNotSupported) {
-  ProvesNotSupported();
-  const int fd = vulkan_.ExportFd();
-  ASSERT_GE(fd, 0);
-  CUexternalMemory external = nullptr;
-  const CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc = Desc(fd);
-  ASSERT_CU(CUDA_SUCCESS, cuImportExternalMemory(&external, &desc));
-  CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC mipmap_desc{};
-  CUmipmappedArray mipmap = nullptr;
-  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED,
-            cuExternalMemoryGetMappedMipmappedArray(&mipmap, external, &mipmap_desc));
-  hipMipmappedArray_t hip_mipmap = nullptr;
-  hipExternalMemoryMipmappedArrayDesc hip_desc{};
-  EXPECT_HIP(hipErrorNotSupported,
-             hipExternalMemoryGetMappedMipmappedArray(
-                 &hip_mipmap, reinterpret_cast<hipExternalMemory_t>(external), &hip_desc));
-  EXPECT_CU(CUDA_SUCCESS, cuDestroyExternalMemory(external));
-}
-
 }  // namespace
 }  // namespace streamhal::conformance

@@ -33,6 +33,12 @@ absl::StatusOr<std::unique_ptr<BackendAllocation>> BackendDevice::ImportMemory(
   return Unsupported("importing memory of other processes", properties());
 }
 
+absl::StatusOr<std::unique_ptr<BackendImage>> BackendDevice::ImportImage(
+    const ExportedMemory& exported, const ImageDesc&) {
+  if (exported.fd >= 0) close(exported.fd);
+  return Unsupported("images over memory of other APIs", properties());
+}
+
 absl::Status BackendDevice::EnablePeerAccess(BackendDevice*) {
   return Error(ErrorCode::kPeerAccessUnsupported, "backend '", properties().backend_name,
                "' has no peer access");

@@ -561,6 +561,16 @@ class BackendDevice {
   // when the device cannot hold this format, shape or usage; kOutOfMemory
   // as Allocate. The memory counts against GetMemoryInfo's free bytes.
   virtual absl::StatusOr<std::unique_ptr<BackendImage>> CreateImage(const ImageDesc& desc);
+  // An image over memory another API allocated
+  // (cuExternalMemoryGetMappedMipmappedArray): made as CreateImage makes it,
+  // but for external memory and bound at `exported.offset` of an import of
+  // its own, which owns `exported.fd` from the call on, whatever the
+  // result. Its texels are what the exporter's image of the same parameters
+  // holds. kNotSupported when the device cannot import images so;
+  // kInvalidValue when the image does not fit the memory at that offset.
+  // Default: kNotSupported.
+  virtual absl::StatusOr<std::unique_ptr<BackendImage>> ImportImage(const ExportedMemory& exported,
+                                                                    const ImageDesc& desc);
   // A view of `image` for kernels to bind (a texture with its sampler, or a
   // surface). kNotSupported when the device cannot bind it (no such
   // format feature, no push descriptors); kInvalidValue when `desc` does

@@ -10,6 +10,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/memory.h"
+#include "core/mipmapped_array.h"
 #include "core/status.h"
 
 namespace streamhal {
@@ -28,6 +29,18 @@ class ExternalMemory final : public Object {
 
   // `size` bytes at `offset`, through an import of their own.
   absl::StatusOr<std::unique_ptr<BackendAllocation>> Map(uint64_t offset, uint64_t size) const {
+    SH_ASSIGN_OR_RETURN(BackendDevice::ExportedMemory memory, Export(offset));
+    return context_->device()->backend()->ImportMemory(memory, size);
+  }
+  // An image of `desc` at `offset`, through an import of its own.
+  absl::StatusOr<std::unique_ptr<BackendImage>> MapImage(uint64_t offset,
+                                                         const ImageDesc& desc) const {
+    SH_ASSIGN_OR_RETURN(BackendDevice::ExportedMemory memory, Export(offset));
+    return context_->device()->backend()->ImportImage(memory, desc);
+  }
+
+ private:
+  absl::StatusOr<BackendDevice::ExportedMemory> Export(uint64_t offset) const {
     BackendDevice::ExportedMemory memory;
     memory.fd = fcntl(fd_, F_DUPFD_CLOEXEC, 0);
     if (memory.fd < 0) return Error(ErrorCode::kOutOfMemory, "no file descriptor left");
@@ -35,10 +48,9 @@ class ExternalMemory final : public Object {
     memory.offset = offset;
     memory.external = true;
     memory.dedicated = dedicated_;
-    return context_->device()->backend()->ImportMemory(memory, size);
+    return memory;
   }
 
- private:
   Context* const context_;
   const int fd_;  // owned
   const uint64_t size_;
@@ -135,21 +147,41 @@ absl::Status ExternalMemoryGetMappedBuffer(uint64_t* dptr, uint64_t external, ui
   return absl::OkStatus();
 }
 
-absl::Status ExternalMemoryGetMappedMipmappedArray(uint64_t external) {
+absl::Status ExternalMemoryGetMappedMipmappedArray(HandleOut out, uint64_t external,
+                                                   const ExternalMipmappedArrayDesc* desc) {
+  constexpr const char* kApi = "cuExternalMemoryGetMappedMipmappedArray";
   SH_RETURN_IF_ERROR(CurrentContext().status());
-  SH_RETURN_IF_ERROR(Resolve(external, "cuExternalMemoryGetMappedMipmappedArray").status());
-  // An image over imported memory must be created for external memory
-  // (VkExternalMemoryImageCreateInfo) with exactly the exporter's
-  // parameters, which the descriptor does not all carry; not offered yet.
-  return Error(ErrorCode::kNotSupported,
-               "cuExternalMemoryGetMappedMipmappedArray: mipmapped arrays over external memory ",
-               "are not supported yet");
+  SH_ASSIGN_OR_RETURN(ExternalMemory * memory, Resolve(external, kApi));
+  if (out.is_null() || desc == nullptr) {
+    return Error(ErrorCode::kInvalidValue, kApi, ": mipmap and mipmapDesc must not be null");
+  }
+  SH_RETURN_IF_ERROR(ValidateArrayShape(desc->array, kApi));
+  // Unlike cuMipmappedArrayCreate, the level count is not clamped: the
+  // exporter's image has exactly this many.
+  const uint32_t most = ClampMipmapLevels(desc->array, UINT32_MAX);
+  if (desc->levels == 0 || desc->levels > most) {
+    return Error(ErrorCode::kInvalidValue, kApi, ": numLevels ", desc->levels, " is not in [1, ",
+                 most, "] for this extent");
+  }
+  if (desc->offset >= memory->size()) {
+    return Error(ErrorCode::kInvalidValue, kApi, ": offset ", desc->offset, " is outside the ",
+                 memory->size(), "-byte memory");
+  }
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<BackendImage> image,
+                      memory->MapImage(desc->offset, ArrayImageDesc(desc->array, desc->levels)));
+  auto mipmapped = std::make_unique<MipmappedArray>(
+      memory->context(), desc->array, desc->levels,
+      ArrayElementBytes(desc->array.format, desc->array.channels), std::move(image));
+  out.Set(mipmapped->handle());
+  memory->context()->Adopt(std::move(mipmapped));
+  return absl::OkStatus();
 }
 
 absl::Status DestroyExternalMemory(uint64_t external) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   SH_ASSIGN_OR_RETURN(ExternalMemory * memory, Resolve(external, "cuDestroyExternalMemory"));
-  // Mapped buffers are imports of their own and stay until cuMemFree.
+  // Mapped buffers and mipmapped arrays are imports of their own and stay
+  // until cuMemFree or cuMipmappedArrayDestroy.
   memory->context()->Destroy(memory);
   return absl::OkStatus();
 }

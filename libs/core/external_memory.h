@@ -15,14 +15,24 @@
 // Vulkan handle (the Windows, Direct3D and NvSci types are kNotSupported,
 // DMA-BUF too until the backend imports it); flags other than
 // CUDA_EXTERNAL_MEMORY_DEDICATED, a size of 0, a mapping outside the memory
-// or non-zero buffer flags are kInvalidValue. Mipmapped arrays over
-// external memory wait for mipmapped arrays (kNotSupported).
+// or non-zero buffer flags are kInvalidValue.
+//
+// A mapped mipmapped array is, like a mapped buffer, an import of its own:
+// an image created for external memory with the parameters streamhal gives
+// any array of that descriptor (docs/architecture.md, "Vulkan interop"),
+// bound at the offset. As in CUDA, matching the exporter's image is the
+// caller's part; what can be checked is: the shape, format and flags of
+// cuMipmappedArrayCreate, 1 <= numLevels <= the full chain (not clamped),
+// and an image that fits the memory at the offset with the alignment this
+// device needs (kInvalidValue otherwise). cuMipmappedArrayDestroy frees it,
+// before or after cuDestroyExternalMemory.
 #ifndef STREAMHAL_CORE_EXTERNAL_MEMORY_H_
 #define STREAMHAL_CORE_EXTERNAL_MEMORY_H_
 
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "core/array.h"
 #include "core/handle.h"
 
 namespace streamhal {
@@ -56,7 +66,15 @@ ExternalMemoryDesc ToExternalMemoryDesc(const ApiDesc& desc) {
 absl::Status ImportExternalMemory(HandleOut out, const ExternalMemoryDesc* desc);
 absl::Status ExternalMemoryGetMappedBuffer(uint64_t* dptr, uint64_t external, uint64_t offset,
                                            uint64_t size, unsigned flags);
-absl::Status ExternalMemoryGetMappedMipmappedArray(uint64_t external);
+// CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC (hipExternalMemoryMipmappedArrayDesc)
+// in core terms.
+struct ExternalMipmappedArrayDesc {
+  uint64_t offset = 0;
+  ArrayDescriptor array;
+  uint32_t levels = 0;
+};
+absl::Status ExternalMemoryGetMappedMipmappedArray(HandleOut out, uint64_t external,
+                                                   const ExternalMipmappedArrayDesc* desc);
 absl::Status DestroyExternalMemory(uint64_t external);
 
 }  // namespace streamhal

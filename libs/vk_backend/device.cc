@@ -876,6 +876,13 @@ absl::StatusOr<std::unique_ptr<BackendImage>> VulkanDevice::CreateImage(const Im
   return std::unique_ptr<BackendImage>(std::move(image));
 }
 
+absl::StatusOr<std::unique_ptr<BackendImage>> VulkanDevice::ImportImage(
+    const ExportedMemory& exported, const ImageDesc& desc) {
+  SH_ASSIGN_OR_RETURN(std::unique_ptr<VulkanImage> image,
+                      VulkanImage::Create(this, desc, &exported));
+  return std::unique_ptr<BackendImage>(std::move(image));
+}
+
 absl::StatusOr<std::shared_ptr<BackendResourceView>> VulkanDevice::CreateResourceView(
     std::shared_ptr<BackendImage> image, const BindingViewDesc& desc) {
   SH_RETURN_IF_ERROR(EnsureLogicalDevice());

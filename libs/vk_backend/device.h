@@ -137,6 +137,8 @@ class VulkanDevice : public streamhal::BackendDevice {
   absl::StatusOr<std::unique_ptr<BackendStream>> CreateStream() override;
   // Arrays (image.h).
   absl::StatusOr<std::unique_ptr<BackendImage>> CreateImage(const ImageDesc& desc) override;
+  absl::StatusOr<std::unique_ptr<BackendImage>> ImportImage(const ExportedMemory& exported,
+                                                            const ImageDesc& desc) override;
   absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateResourceView(
       std::shared_ptr<BackendImage> image, const BindingViewDesc& desc) override;
   absl::StatusOr<std::shared_ptr<BackendResourceView>> CreateStagedView(

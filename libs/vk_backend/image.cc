@@ -1,5 +1,7 @@
 #include "vk_backend/image.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <utility>
 
@@ -56,9 +58,21 @@ VkFormat ImageFormat(ArrayFormat format, uint32_t channels) {
   return VK_FORMAT_UNDEFINED;
 }
 
-absl::StatusOr<std::unique_ptr<VulkanImage>> VulkanImage::Create(VulkanDevice* device,
-                                                                 const ImageDesc& desc) {
+absl::StatusOr<std::unique_ptr<VulkanImage>> VulkanImage::Create(
+    VulkanDevice* device, const ImageDesc& desc, const BackendDevice::ExportedMemory* import) {
+  // An import's descriptor is ours until vkAllocateMemory takes it.
+  int import_fd = import != nullptr ? import->fd : -1;
+  struct FdCloser {
+    int* fd;
+    ~FdCloser() {
+      if (*fd >= 0) close(*fd);
+    }
+  } closer{&import_fd};
   SH_RETURN_IF_ERROR(device->EnsureLogicalDevice());
+  if (import != nullptr && !device->features().external_memory_fd) {
+    return Error(ErrorCode::kNotSupported,
+                 "array: the device cannot import memory as opaque descriptors");
+  }
   auto image = std::unique_ptr<VulkanImage>(new VulkanImage(device));
   image->desc_ = desc;
   const VkFormat format = ImageFormat(desc.format, desc.channels);
@@ -112,6 +126,38 @@ absl::StatusOr<std::unique_ptr<VulkanImage>> VulkanImage::Create(VulkanDevice* d
                  " with this usage");
   }
   SH_VK_RETURN_IF_ERROR(supported, "vkGetPhysicalDeviceImageFormatProperties");
+  if (import != nullptr) {
+    // Whether images of this format and usage can live in imported memory.
+    VkPhysicalDeviceExternalImageFormatInfo external_info = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO};
+    external_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+    VkPhysicalDeviceImageFormatInfo2 format_info = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2};
+    format_info.pNext = &external_info;
+    format_info.format = format;
+    format_info.type = type;
+    format_info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    format_info.usage = usage;
+    format_info.flags = flags;
+    VkExternalImageFormatProperties external_properties = {
+        VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES};
+    VkImageFormatProperties2 properties = {VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2};
+    properties.pNext = &external_properties;
+    const VkResult external = vkGetPhysicalDeviceImageFormatProperties2(device->physical_device(),
+                                                                        &format_info, &properties);
+    const VkExternalMemoryFeatureFlags features =
+        external_properties.externalMemoryProperties.externalMemoryFeatures;
+    if (external == VK_ERROR_FORMAT_NOT_SUPPORTED ||
+        (external == VK_SUCCESS && (features & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT) == 0)) {
+      return Error(ErrorCode::kNotSupported, "array: the device cannot import ", TypeName(type),
+                   " images of format ", static_cast<int>(format), " from opaque descriptors");
+    }
+    SH_VK_RETURN_IF_ERROR(external, "vkGetPhysicalDeviceImageFormatProperties2");
+    if ((features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0 && !import->dedicated) {
+      return Error(ErrorCode::kInvalidValue, "array: the device imports such images only from ",
+                   "dedicated memory (CUDA_EXTERNAL_MEMORY_DEDICATED)");
+    }
+  }
   const uint64_t width = desc.width;
   const uint64_t height = std::max<uint64_t>(desc.height, 1);
   const uint64_t depth = type == VK_IMAGE_TYPE_3D ? desc.depth : 1;
@@ -138,8 +184,17 @@ absl::StatusOr<std::unique_ptr<VulkanImage>> VulkanImage::Create(VulkanDevice* d
   info.usage = usage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkExternalMemoryImageCreateInfo external_image = {
+      VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO};
+  external_image.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  if (import != nullptr) info.pNext = &external_image;
   const VkDevice vk_device = device->device();
   SH_VK_RETURN_IF_ERROR(vkCreateImage(vk_device, &info, nullptr, &image->image_), "vkCreateImage");
+  if (import != nullptr) {
+    SH_RETURN_IF_ERROR(image->BindImported(*import, &import_fd));
+    SH_RETURN_IF_ERROR(image->TransitionToGeneral(/*acquire=*/true));
+    return image;
+  }
 
   // Memory from the allocator's device pool: the image takes its bytes
   // like any cuMemAlloc. Padding to the buffer-image granularity on both
@@ -165,11 +220,53 @@ absl::StatusOr<std::unique_ptr<VulkanImage>> VulkanImage::Create(VulkanDevice* d
       vkBindImageMemory(vk_device, image->image_, image->memory_->block()->memory(), offset),
       "vkBindImageMemory");
   image->bytes_ = requirements.size;
-  SH_RETURN_IF_ERROR(image->TransitionToGeneral());
+  SH_RETURN_IF_ERROR(image->TransitionToGeneral(/*acquire=*/false));
   return image;
 }
 
-absl::Status VulkanImage::TransitionToGeneral() {
+absl::Status VulkanImage::BindImported(const BackendDevice::ExportedMemory& import, int* fd) {
+  const VkDevice vk_device = device_->device();
+  VkMemoryRequirements requirements;
+  vkGetImageMemoryRequirements(vk_device, image_, &requirements);
+  // Another API's memory: allocated, as for mapped buffers, from the type
+  // this device uses for device memory (docs/architecture.md).
+  const uint32_t memory_type = device_->allocator().pool(MemoryKind::kDevice).memory_type();
+  if ((requirements.memoryTypeBits & (1u << memory_type)) == 0) {
+    return Error(ErrorCode::kNotSupported,
+                 "array: images cannot live in the device's allocation memory type");
+  }
+  // The exporter's image was laid out by its own requirements; an image
+  // that needs more bytes or a coarser alignment than the memory gives at
+  // this offset cannot be the same image.
+  if (import.offset % requirements.alignment != 0 || import.offset > import.memory_size ||
+      requirements.size > import.memory_size - import.offset) {
+    return Error(ErrorCode::kInvalidValue, "array: the image needs ", requirements.size,
+                 " bytes aligned to ", requirements.alignment, ", but the ", import.memory_size,
+                 "-byte external memory gives it offset ", import.offset);
+  }
+  VkMemoryDedicatedAllocateInfo dedicated = {VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+  dedicated.image = image_;
+  VkImportMemoryFdInfoKHR import_info = {VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR};
+  import_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  import_info.fd = *fd;
+  if (import.dedicated) import_info.pNext = &dedicated;
+  VkMemoryAllocateInfo allocate = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocate.pNext = &import_info;
+  allocate.allocationSize = import.memory_size;  // an import takes the exporter's size
+  allocate.memoryTypeIndex = memory_type;
+  const VkResult allocated = vkAllocateMemory(vk_device, &allocate, nullptr, &imported_memory_);
+  if (allocated == VK_ERROR_INVALID_EXTERNAL_HANDLE) {
+    return Error(ErrorCode::kInvalidValue, "array: the device cannot import this memory");
+  }
+  SH_VK_RETURN_IF_ERROR(allocated, "vkAllocateMemory");
+  *fd = -1;  // Vulkan owns the descriptor now
+  SH_VK_RETURN_IF_ERROR(vkBindImageMemory(vk_device, image_, imported_memory_, import.offset),
+                        "vkBindImageMemory");
+  bytes_ = requirements.size;
+  return absl::OkStatus();
+}
+
+absl::Status VulkanImage::TransitionToGeneral(bool acquire) {
   const VkDevice vk_device = device_->device();
   VkCommandPoolCreateInfo pool_info = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
@@ -199,6 +296,14 @@ absl::Status VulkanImage::TransitionToGeneral() {
     barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
     barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    if (acquire) {
+      // The exporter's texels, taken over from outside the device. The
+      // old layout stays UNDEFINED: a new VkImage has no other layout the
+      // validation layer accepts, and the acquire, not the layout, is what
+      // hands over the contents (lavapipe keeps every layout alike).
+      barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+      barrier.dstQueueFamilyIndex = device_->queue_family_index();
+    }
     barrier.image = image_;
     barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0,
                                 VK_REMAINING_ARRAY_LAYERS};
@@ -233,6 +338,9 @@ VulkanImage::~VulkanImage() {
   // pending command names the image.
   if (image_ != VK_NULL_HANDLE) vkDestroyImage(device_->device(), image_, nullptr);
   memory_.reset();
+  if (imported_memory_ != VK_NULL_HANDLE) {
+    vkFreeMemory(device_->device(), imported_memory_, nullptr);
+  }
 }
 
 }  // namespace streamhal::vk

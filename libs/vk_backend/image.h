@@ -33,8 +33,16 @@ class VulkanImage final : public BackendImage {
   // Validates `desc` against the device's format properties and limits
   // (kInvalidValue naming what does not fit), creates the image, binds it
   // and moves it to VK_IMAGE_LAYOUT_GENERAL (one small submission).
-  static absl::StatusOr<std::unique_ptr<VulkanImage>> Create(VulkanDevice* device,
-                                                             const ImageDesc& desc);
+  //
+  // With `import` (BackendDevice::ImportImage, which owns its descriptor),
+  // the image is created for opaque-descriptor memory and bound at
+  // `import->offset` of an import of its own, then acquired from
+  // VK_QUEUE_FAMILY_EXTERNAL into GENERAL (the exporter releases it there).
+  // Vulkan keeps no layout across devices and a new image has none but
+  // UNDEFINED, so the acquire names UNDEFINED as its old layout.
+  static absl::StatusOr<std::unique_ptr<VulkanImage>> Create(
+      VulkanDevice* device, const ImageDesc& desc,
+      const BackendDevice::ExportedMemory* import = nullptr);
   ~VulkanImage() override;
 
   uint64_t bytes() const override { return bytes_; }
@@ -47,7 +55,11 @@ class VulkanImage final : public BackendImage {
 
  private:
   explicit VulkanImage(VulkanDevice* device) : device_(device) {}
-  absl::Status TransitionToGeneral();
+  // `acquire`: the image is imported and its texels kept (see Create).
+  absl::Status TransitionToGeneral(bool acquire);
+  // Binds the image to an import of `import` (`*fd` its descriptor, set to
+  // -1 once Vulkan owns it), checking the image fits at the offset.
+  absl::Status BindImported(const BackendDevice::ExportedMemory& import, int* fd);
 
   VulkanDevice* const device_;
   ImageDesc desc_;
@@ -57,6 +69,8 @@ class VulkanImage final : public BackendImage {
   VkImageViewType view_type_ = VK_IMAGE_VIEW_TYPE_2D;
   uint64_t bytes_ = 0;
   std::unique_ptr<VulkanAllocation> memory_;
+  // An imported image's own import of the external memory (owned).
+  VkDeviceMemory imported_memory_ = VK_NULL_HANDLE;
 };
 
 }  // namespace streamhal::vk

@@ -36,9 +36,22 @@ CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr* dev_ptr, CUexternalMemory 
                   dev_ptr, value);
 }
 
-CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray*, CUexternalMemory ext_mem,
-                                                 const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC*) {
-  return ToCUresult(streamhal::ExternalMemoryGetMappedMipmappedArray(HandleValue(ext_mem)));
+CUresult cuExternalMemoryGetMappedMipmappedArray(
+    CUmipmappedArray* mipmap, CUexternalMemory ext_mem,
+    const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC* desc) {
+  streamhal::ExternalMipmappedArrayDesc core;
+  if (desc != nullptr) {
+    core.offset = desc->offset;
+    core.array.width = desc->arrayDesc.Width;
+    core.array.height = desc->arrayDesc.Height;
+    core.array.depth = desc->arrayDesc.Depth;
+    core.array.format = static_cast<uint32_t>(desc->arrayDesc.Format);
+    core.array.channels = desc->arrayDesc.NumChannels;
+    core.array.flags = desc->arrayDesc.Flags;
+    core.levels = desc->numLevels;
+  }
+  return ToCUresult(streamhal::ExternalMemoryGetMappedMipmappedArray(
+      HandleOut(mipmap), HandleValue(ext_mem), desc != nullptr ? &core : nullptr));
 }
 
 CUresult cuDestroyExternalMemory(CUexternalMemory ext_mem) {

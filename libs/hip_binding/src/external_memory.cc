@@ -6,10 +6,13 @@
 #include <hip/hip_runtime_api.h>
 
 #include "call.h"
+#include "channel_format.h"
 #include "core/handle.h"
+#include "core/status.h"
 
 using streamhal::HandleOut;
 using streamhal::HandleValue;
+using streamhal::hip::FromChannelDesc;
 using streamhal::hip::RuntimeCall;
 
 extern "C" {
@@ -39,11 +42,25 @@ hipError_t hipExternalMemoryGetMappedBuffer(void** dev_ptr, hipExternalMemory_t 
   });
 }
 
-hipError_t hipExternalMemoryGetMappedMipmappedArray(hipMipmappedArray_t*,
-                                                    hipExternalMemory_t ext_mem,
-                                                    const hipExternalMemoryMipmappedArrayDesc*) {
-  return RuntimeCall(
-      [&] { return streamhal::ExternalMemoryGetMappedMipmappedArray(HandleValue(ext_mem)); });
+hipError_t hipExternalMemoryGetMappedMipmappedArray(
+    hipMipmappedArray_t* mipmap, hipExternalMemory_t ext_mem,
+    const hipExternalMemoryMipmappedArrayDesc* desc) {
+  return RuntimeCall([&]() -> absl::Status {
+    if (desc == nullptr) {
+      return streamhal::ExternalMemoryGetMappedMipmappedArray(HandleOut(mipmap),
+                                                              HandleValue(ext_mem), nullptr);
+    }
+    streamhal::ExternalMipmappedArrayDesc core;
+    SH_RETURN_IF_ERROR(FromChannelDesc(&desc->formatDesc, &core.array));
+    core.offset = desc->offset;
+    core.array.width = desc->extent.width;
+    core.array.height = desc->extent.height;
+    core.array.depth = desc->extent.depth;
+    core.array.flags = desc->flags;
+    core.levels = desc->numLevels;
+    return streamhal::ExternalMemoryGetMappedMipmappedArray(HandleOut(mipmap), HandleValue(ext_mem),
+                                                            &core);
+  });
 }
 
 hipError_t hipDestroyExternalMemory(hipExternalMemory_t ext_mem) {
