@@ -471,7 +471,8 @@ absl::StatusOr<std::shared_ptr<BackendResourceView>> MipmappedBinding(
   desc.level_count = last - first + 1;
   const TextureDesc& t = texture.texture();
   SamplerDesc& sampler = desc.sampler;
-  sampler.mipmap_linear = desc.numeric == TexelNumeric::kFloat && t.mipmap_filter_mode == kFilterLinear;
+  sampler.mipmap_linear =
+      desc.numeric == TexelNumeric::kFloat && t.mipmap_filter_mode == kFilterLinear;
   // CUDA: the clamps are relative to the view's first level, as Vulkan's
   // are to the view's base level.
   sampler.level_bias = t.mipmap_level_bias;

@@ -43,8 +43,9 @@ absl::StatusOr<SurfaceRef*> ResolveSurfaceRef(uint64_t handle, const char* api) 
   HandleState state;
   SurfaceRef* ref = LookupAs<SurfaceRef>(handle, &state);
   if (ref == nullptr) {
-    return Error(ErrorCode::kInvalidHandle, api, ": hSurfRef 0x", absl::Hex(handle),
-                 HandleProblem(state, " is not a surface reference", " was destroyed (with its module)"));
+    return Error(
+        ErrorCode::kInvalidHandle, api, ": hSurfRef 0x", absl::Hex(handle),
+        HandleProblem(state, " is not a surface reference", " was destroyed (with its module)"));
   }
   return ref;
 }
