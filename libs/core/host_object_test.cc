@@ -184,8 +184,10 @@ TEST(HostObjectTest, MalformedObjectsAreInvalidImage) {
 TEST(HostObjectTest, ReadsGnuArchivesWithLongNamesAndSymbolTables) {
   const std::vector<uint8_t> odd = Bytes("odd");
   const std::vector<uint8_t> even = Bytes("even");
-  absl::StatusOr<std::vector<ArchiveMember>> members =
-      ReadArchive(Archive({{"a.o", odd}, {"a_rather_long_member_name.o", even}, {"b.o", even}}));
+  // Members view the archive's bytes, so the archive outlives them.
+  const std::vector<uint8_t> archive =
+      Archive({{"a.o", odd}, {"a_rather_long_member_name.o", even}, {"b.o", even}});
+  absl::StatusOr<std::vector<ArchiveMember>> members = ReadArchive(archive);
   ASSERT_TRUE(members.ok()) << members.status();
   ASSERT_EQ(members->size(), 3u);
   EXPECT_EQ((*members)[0].name, "a.o");
@@ -201,7 +203,8 @@ TEST(HostObjectTest, ReadsGnuArchivesWithLongNamesAndSymbolTables) {
   ASSERT_TRUE(members.ok()) << members.status();
   EXPECT_EQ(members->size(), 1u);
   // An empty archive has no members.
-  members = ReadArchive(Bytes("!<arch>\n"));
+  const std::vector<uint8_t> empty = Bytes("!<arch>\n");
+  members = ReadArchive(empty);
   ASSERT_TRUE(members.ok()) << members.status();
   EXPECT_TRUE(members->empty());
 }
@@ -212,7 +215,8 @@ TEST(HostObjectTest, ReadsBsdMemberNames) {
   std::snprintf(header, sizeof(header), "%-16s%-12s%-6s%-6s%-8s%-10d`\n", "#1/20", "0", "0", "0",
                 "644", 24);
   bsd += std::string(header, 60) + std::string("long_bsd_name.o\0\0\0\0\0", 20) + "data";
-  absl::StatusOr<std::vector<ArchiveMember>> members = ReadArchive(Bytes(bsd));
+  const std::vector<uint8_t> archive = Bytes(bsd);
+  absl::StatusOr<std::vector<ArchiveMember>> members = ReadArchive(archive);
   ASSERT_TRUE(members.ok()) << members.status();
   ASSERT_EQ(members->size(), 1u);
   EXPECT_EQ((*members)[0].name, "long_bsd_name.o");
