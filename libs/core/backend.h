@@ -357,10 +357,23 @@ struct DispatchParams {
 // CU_EVENT_BLOCKING_SYNC): poll the completion state for up to `poll_ns`
 // (yielding the processor between polls when `yield` is set), then sleep in
 // the driver's wait. kPollForever never sleeps; 0 sleeps at once.
+// What a wait or a completion query is for.
+enum class Completion {
+  // The driver has retired the work: what it used may be destroyed or
+  // reused (frees, unloads, teardown, releasing pool memory).
+  kRetired,
+  // The work is done and its results are in memory, which is all a user's
+  // cuStreamSynchronize, cuEventSynchronize, cuCtxSynchronize, query or
+  // synchronous copy needs: a backend may answer before the driver retires
+  // the submission (vk_backend/completion_marker.h).
+  kResults,
+};
+
 struct WaitPolicy {
   static constexpr uint64_t kPollForever = UINT64_MAX;
   uint64_t poll_ns = 0;
   bool yield = false;
+  Completion completion = Completion::kRetired;
 };
 
 // Device work recorded once and run any number of times by streams (the
@@ -456,8 +469,12 @@ class BackendStream {
   virtual absl::Status Wait(uint64_t point, const WaitPolicy& policy) = 0;
   // The same, sleeping in the driver's wait.
   absl::Status Wait(uint64_t point) { return Wait(point, WaitPolicy{}); }
-  // Whether `point` has been reached, without waiting. Thread-safe.
-  virtual absl::StatusOr<bool> IsComplete(uint64_t point) = 0;
+  // Whether `point` has been reached in the sense of `completion`, without
+  // waiting. Thread-safe.
+  virtual absl::StatusOr<bool> IsComplete(uint64_t point, Completion completion) = 0;
+  absl::StatusOr<bool> IsComplete(uint64_t point) {
+    return IsComplete(point, Completion::kRetired);
+  }
 
   // --- Ordering across streams and with the host (CUDA streams, events,
   // host functions). Defaults report kNotSupported.

@@ -273,7 +273,7 @@ absl::Status Context::lost_error() const {
   return lost_error_;
 }
 
-absl::Status Context::Synchronize() {
+absl::Status Context::Synchronize(Completion completion) {
   // Submit what every stream of this context has recorded, then wait for it
   // (no lock is held while waiting). All device work goes through streams,
   // and a destroyed stream finished its work before it went, so this covers
@@ -292,7 +292,7 @@ absl::Status Context::Synchronize() {
   // leave work running that the caller believes finished. The first error
   // is reported.
   absl::Status first_error;
-  for (Stream* stream : streams) first_error.Update(stream->Synchronize());
+  for (Stream* stream : streams) first_error.Update(stream->Synchronize(completion));
   return first_error;
 }
 
@@ -456,7 +456,7 @@ absl::Status GetStreamPriorityRange(int* least, int* greatest) {
 
 absl::Status SynchronizeCurrentContext() {
   SH_ASSIGN_OR_RETURN(Context * context, CurrentContext());
-  absl::Status status = context->Synchronize();
+  absl::Status status = context->Synchronize(Completion::kResults);
   MemPoolsSynchronized();
   return status;
 }

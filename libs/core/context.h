@@ -69,8 +69,9 @@ class Context : public Object {
   int AddUsage() { return usage_count_.fetch_add(1) + 1; }
   int DropUsage() { return usage_count_.fetch_sub(1) - 1; }
 
-  // Waits until all work submitted in this context has finished.
-  absl::Status Synchronize();
+  // Waits until all work submitted in this context has finished, in the
+  // sense of `completion` (cuCtxSynchronize needs only the results).
+  absl::Status Synchronize(Completion completion = Completion::kRetired);
 
   // CUDA: after an unrecoverable error (a lost device, a faulting kernel)
   // every later call in the context returns that error until the context is

@@ -12,12 +12,13 @@
 namespace streamhal {
 namespace {
 
-// Whether the recorded point is reached. A stream that has been destroyed
-// finished its work first (CUDA), so its events are complete.
+// Whether the recorded point is reached (the work's results are in memory).
+// A stream that has been destroyed finished its work first (CUDA), so its
+// events are complete.
 absl::StatusOr<bool> IsComplete(const Event::Record& record) {
   Stream* stream = LookupAs<Stream>(record.stream);
   if (stream == nullptr) return true;
-  return stream->IsComplete(record.point);
+  return stream->IsComplete(record.point, Completion::kResults);
 }
 
 }  // namespace
@@ -223,9 +224,9 @@ absl::Status EventSynchronize(uint64_t handle) {
   if (stream == nullptr) return absl::OkStatus();
   // CUDA: a CU_EVENT_BLOCKING_SYNC event makes the waiting thread sleep;
   // other events follow the scheduling flags of the event's context.
-  const WaitPolicy policy = (event->flags() & kEventBlockingSync) != 0
-                                ? BlockingWaitPolicy()
-                                : event->context()->wait_policy();
+  WaitPolicy policy = (event->flags() & kEventBlockingSync) != 0 ? BlockingWaitPolicy()
+                                                                 : event->context()->wait_policy();
+  policy.completion = Completion::kResults;
   SH_RETURN_IF_ERROR(stream->Wait(record->point, policy));
   MemPoolsSynchronized();
   return absl::OkStatus();

@@ -62,9 +62,18 @@ bool StreamPassed(uint64_t stream_handle, uint64_t point) {
   if (stream_handle == 0) return true;
   Stream* stream = LookupAs<Stream>(stream_handle);
   if (stream == nullptr) return true;
-  absl::StatusOr<bool> complete = stream->IsComplete(point);
+  absl::StatusOr<bool> retired = stream->IsComplete(point);
   // A failed stream runs nothing more: nothing still uses the block.
-  return !complete.ok() || *complete;
+  if (!retired.ok() || *retired) return true;
+  // A user's synchronize returns once the work is done, which can be just
+  // before the driver retires it; the driver needs microseconds more, and
+  // memory released at that synchronisation point must not wait for the
+  // next one.
+  absl::StatusOr<bool> done = stream->IsComplete(point, Completion::kResults);
+  if (!done.ok()) return true;
+  if (!*done) return false;
+  (void)stream->Wait(point, BlockingWaitPolicy());  // failed: runs nothing more
+  return true;
 }
 
 // Every pool (default, created, destroyed with blocks still out), each

@@ -91,11 +91,15 @@ absl::StatusOr<uint64_t> Stream::Flush() {
   return Checked(backend_->Flush());
 }
 
-absl::Status Stream::Wait(uint64_t point) { return Wait(point, context_->wait_policy()); }
+absl::Status Stream::Wait(uint64_t point, Completion completion) {
+  WaitPolicy policy = context_->wait_policy();
+  policy.completion = completion;
+  return Wait(point, policy);
+}
 
-absl::Status Stream::Synchronize() {
+absl::Status Stream::Synchronize(Completion completion) {
   SH_ASSIGN_OR_RETURN(uint64_t point, Flush());
-  return Wait(point);
+  return Wait(point, completion);
 }
 
 absl::Status Stream::SynchronizeForHostAccess() {
@@ -104,13 +108,15 @@ absl::Status Stream::SynchronizeForHostAccess() {
   // CUDA: a synchronous call on the legacy stream starts after the prior
   // work of every blocking stream (and a blocking stream's after the legacy
   // stream's); the host does the access, so the host waits.
-  for (const auto& [other, point] : waits) SH_RETURN_IF_ERROR(other->Wait(point));
-  return Synchronize();
+  for (const auto& [other, point] : waits) {
+    SH_RETURN_IF_ERROR(other->Wait(point, Completion::kResults));
+  }
+  return Synchronize(Completion::kResults);
 }
 
 absl::StatusOr<bool> Stream::IsIdle() {
   SH_ASSIGN_OR_RETURN(uint64_t point, Flush());
-  return IsComplete(point);
+  return IsComplete(point, Completion::kResults);
 }
 
 absl::StatusOr<bool> Stream::IsIdleForHost() {
@@ -285,8 +291,9 @@ absl::Status StreamSynchronize(uint64_t handle) {
   // The null stream covers the blocking streams' earlier work (CUDA's
   // legacy stream, HIP's null stream): the host waits for what a command on
   // it would wait for.
-  absl::Status status = stream->role() == StreamRole::kLegacy ? stream->SynchronizeForHostAccess()
-                                                              : stream->Synchronize();
+  absl::Status status = stream->role() == StreamRole::kLegacy
+                            ? stream->SynchronizeForHostAccess()
+                            : stream->Synchronize(Completion::kResults);
   MemPoolsSynchronized();
   return status;
 }

@@ -84,25 +84,29 @@ class Stream : public Object {
   // Submits recorded work; returns the point that completes it.
   absl::StatusOr<uint64_t> Flush();
   // Flushes, then waits for everything submitted so far (without holding the
-  // stream lock while waiting).
-  absl::Status Synchronize();
+  // stream lock while waiting), in the sense of `completion`.
+  absl::Status Synchronize(Completion completion = Completion::kRetired);
   // Waits for what work issued now on this stream would wait for: the
   // implicit waits of the legacy stream rules, then everything submitted so
   // far. Synchronous calls that touch memory from the host (cuMemcpyDtoH of
-  // a host-visible allocation) call it instead of recording work.
+  // a host-visible allocation) call it instead of recording work. The host
+  // only needs the results (Completion::kResults).
   absl::Status SynchronizeForHostAccess();
-  // Flushes, then reports whether everything submitted has finished.
+  // Flushes, then reports whether everything submitted has finished
+  // (its results are in memory).
   absl::StatusOr<bool> IsIdle();
   // cuStreamQuery: IsIdle, and for the legacy stream also whether the
   // blocking streams it covers are idle.
   absl::StatusOr<bool> IsIdleForHost();
   // Waits for `point` as the context's scheduling flags say, or as
   // `policy` says.
-  absl::Status Wait(uint64_t point);
+  absl::Status Wait(uint64_t point, Completion completion = Completion::kRetired);
   absl::Status Wait(uint64_t point, const WaitPolicy& policy) {
     return Checked(backend_->Wait(point, policy));
   }
-  absl::StatusOr<bool> IsComplete(uint64_t point) { return Checked(backend_->IsComplete(point)); }
+  absl::StatusOr<bool> IsComplete(uint64_t point, Completion completion = Completion::kRetired) {
+    return Checked(backend_->IsComplete(point, completion));
+  }
   BackendStream* backend() { return backend_.get(); }
 
   // The capture this stream takes part in (stream_capture.h), or null. One

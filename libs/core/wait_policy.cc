@@ -10,6 +10,11 @@ const uint64_t kAutoPollNs = 500'000;
 // Long enough for every short kernel; on a kernel of 0.3 s a processor taken
 // for 2 ms costs the device under 1%.
 const uint64_t kHostDevicePollNs = 2'000'000;
+// Many round trips of an empty kernel on lavapipe (25-60 us), so that a
+// loaded machine's slower wake-ups still end within it (200 us did not,
+// often enough to show in the median); yielding, it costs a long kernel
+// next to nothing.
+const uint64_t kHostAutoPollNs = 1'000'000;
 
 WaitPolicy WaitPolicyForFlags(unsigned flags, const WaitEnvironment& environment) {
   // On a device that runs on the host's processors a thread that never
@@ -28,14 +33,14 @@ WaitPolicy WaitPolicyForFlags(unsigned flags, const WaitEnvironment& environment
     default:
       break;
   }
-  // A device on the host's processors: sleep at once. Measured on lavapipe
-  // (two cores, docs/architecture.md): a waiter that polls returns while
-  // lavapipe's submission thread is still winding down, so its next
-  // submission contends with that thread, and a poller takes processor time
-  // from the device's worker threads. Sleeping gave the shortest round trip
-  // (47 us against 73 us yielding and 270 us spinning) at the least
-  // processor time, and costs a long kernel nothing.
-  if (environment.device_on_host) return BlockingWaitPolicy();
+  // A device on the host's processors: poll briefly, yielding, then sleep
+  // (measurements in docs/architecture.md, "Waiting for the device"). A
+  // short kernel's results are seen the moment they are written (the
+  // stream's completion marker), where a sleeper waits for two wake-ups;
+  // yielding hands the processor to the device's own threads whenever they
+  // can use it, and the bound keeps a long kernel's cost to a millisecond
+  // of a processor that mostly yields.
+  if (environment.device_on_host) return WaitPolicy{kHostAutoPollNs, /*yield=*/true};
   // CUDA's AUTO: spin while the process has no more active contexts than
   // the host has logical processors, else yield; bounded here, then sleep.
   const bool yield = environment.active_contexts > environment.logical_processors;

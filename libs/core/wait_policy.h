@@ -22,6 +22,9 @@ struct WaitEnvironment {
 // in docs/architecture.md, "Waiting for the device").
 extern const uint64_t kAutoPollNs;
 extern const uint64_t kHostDevicePollNs;
+// How long CU_CTX_SCHED_AUTO polls, yielding, on a device that runs on the
+// host's processors.
+extern const uint64_t kHostAutoPollNs;
 
 // The policy for the scheduling bits of context flags (`flags` &
 // CU_CTX_SCHED_MASK, already validated to hold at most one of them).

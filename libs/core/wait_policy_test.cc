@@ -50,9 +50,12 @@ TEST(WaitPolicyTest, AutoFollowsCudasHeuristicThenSleeps) {
   EXPECT_TRUE(many.yield);
 }
 
-TEST(WaitPolicyTest, AutoSleepsOnADeviceOnTheHost) {
+TEST(WaitPolicyTest, AutoYieldsBrieflyOnADeviceOnTheHost) {
   for (const WaitEnvironment& environment : {Cpu(1, 16), Cpu(40, 2)}) {
-    EXPECT_EQ(WaitPolicyForFlags(kCtxSchedAuto, environment).poll_ns, 0u);
+    const WaitPolicy policy = WaitPolicyForFlags(kCtxSchedAuto, environment);
+    EXPECT_EQ(policy.poll_ns, kHostAutoPollNs);
+    EXPECT_LT(kHostAutoPollNs, kHostDevicePollNs);
+    EXPECT_TRUE(policy.yield);
   }
 }
 

@@ -339,9 +339,16 @@ void CommandList::RecordInto(const RecordTarget& target, Ordering ordering) cons
         break;  // handled above
     }
   }
-  // A barrier owed at the end orders nothing in this command buffer; the
-  // next submission waits on this one's semaphore signal, which covers all
-  // of its work.
+  // The completion marker follows all of the work; the export barrier then
+  // makes it visible to the host with the work's results.
+  if (target.marker_buffer != VK_NULL_HANDLE) {
+    if (translated_any) RecordOrderingBarrier(target);
+    target.functions->fill_buffer(target.command_buffer, target.marker_buffer, target.marker_offset,
+                                  sizeof(uint32_t), target.marker_value);
+  }
+  // Otherwise a barrier owed at the end orders nothing in this command
+  // buffer; the next submission waits on this one's semaphore signal, which
+  // covers all of its work.
   RecordHostExportBarrier(target);
 }
 

@@ -174,6 +174,11 @@ struct RecordTarget {
   const CommandFunctions* functions = nullptr;
   std::array<uint32_t, 3> max_groups = {};  // one dispatch's limits
   TimestampRing* timestamps = nullptr;      // needed once a timestamp is appended
+  // Where a stream batch writes its point last (completion_marker.h); none
+  // for recordings, which run at many points.
+  VkBuffer marker_buffer = VK_NULL_HANDLE;
+  VkDeviceSize marker_offset = 0;
+  uint32_t marker_value = 0;
 };
 
 class CommandList {

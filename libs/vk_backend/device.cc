@@ -22,6 +22,7 @@
 #include "core/log.h"
 #include "core/status.h"
 #include "vk_backend/allocator.h"
+#include "vk_backend/completion_marker.h"
 #include "vk_backend/grid_split.h"
 #include "vk_backend/image.h"
 #include "vk_backend/kernel.h"
@@ -258,6 +259,7 @@ VulkanDevice::~VulkanDevice() {
     retired_count_.store(0, std::memory_order_release);
   }
   kernel_objects_.reset();
+  completion_markers_.reset();
   allocator_.reset();
   vkDestroyDevice(device_, nullptr);
 }
@@ -703,6 +705,7 @@ absl::Status VulkanDevice::EnsureLogicalDevice() {
   }
   allocator_ = *std::move(allocator);
   kernel_objects_ = *std::move(objects);
+  completion_markers_ = std::make_unique<CompletionMarkers>(device_, memory_properties_);
   created_.store(true, std::memory_order_release);
   return absl::OkStatus();
 }

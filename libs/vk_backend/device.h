@@ -22,6 +22,7 @@
 
 namespace streamhal::vk {
 
+class CompletionMarkers;
 class KernelObjects;
 class MemoryAllocator;
 
@@ -152,6 +153,8 @@ class VulkanDevice : public streamhal::BackendDevice {
   // Valid once EnsureLogicalDevice() succeeded.
   MemoryAllocator& allocator() const { return *allocator_; }
   const KernelObjects& kernel_objects() const { return *kernel_objects_; }
+  // The streams' completion markers (completion_marker.h).
+  CompletionMarkers& completion_markers() const { return *completion_markers_; }
 
   // Creates the VkDevice and its compute queue on first call (thread-safe);
   // later calls return the first call's result cheaply.
@@ -253,6 +256,7 @@ class VulkanDevice : public streamhal::BackendDevice {
   VkQueue queue_ = VK_NULL_HANDLE;
   std::unique_ptr<MemoryAllocator> allocator_;
   std::unique_ptr<KernelObjects> kernel_objects_;
+  std::unique_ptr<CompletionMarkers> completion_markers_;
 
   // CanAccessPeer's probe results, per peer device.
   Mutex peer_mutex_;

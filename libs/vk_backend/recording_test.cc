@@ -308,6 +308,30 @@ TEST_F(RecordingTest, OneRecordingRunsOnTwoStreamsAtOnce) {
   EXPECT_EQ(*Words(counter), 2 * kRuns * 64);
 }
 
+// A recording runs at many points, so it cannot write a stream's completion
+// marker: a wait for its point that needs only the results goes to the
+// timeline, and still sees the results.
+TEST_F(RecordingTest, AResultsWaitForARunUsesTheTimeline) {
+  LoadedKernel count = Load(kAtomicCount);
+  auto counter = Allocate(4);
+  *Words(counter) = 0;
+  const uint64_t params = counter->device_address();
+  auto recorder = NewRecorder();
+  ASSERT_TRUE(recorder->RecordDispatch(Dispatch(count, {2, 1, 1}, {32, 1, 1}, &params)).ok());
+  auto recording = Finish(recorder.get());
+  auto stream = NewStream();
+  auto* vk_stream = static_cast<VulkanStream*>(stream.get());
+  for (uint32_t run = 1; run <= 3; ++run) {
+    ASSERT_TRUE(stream->RecordExecute(recording).ok());
+    const uint64_t point = vk_stream->submitted_point();
+    EXPECT_FALSE(vk_stream->IsMarked(point));
+    ASSERT_TRUE(
+        stream->Wait(point, WaitPolicy{1'000'000'000, /*yield=*/true, Completion::kResults}).ok());
+    EXPECT_EQ(*Words(counter), run * 64);
+    EXPECT_TRUE(*stream->IsComplete(point, Completion::kResults));
+  }
+}
+
 TEST_F(RecordingTest, DroppingTheRecordingWhileItRunsIsSafe) {
   LoadedKernel increment = Load(kIncrement);
   auto v = Allocate(256 * 4);

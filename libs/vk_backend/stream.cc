@@ -55,6 +55,9 @@ absl::StatusOr<std::unique_ptr<VulkanStream>> VulkanStream::Create(VulkanDevice*
       vkCreateCommandPool(stream->vk_device_, &pool_info, nullptr, &stream->pool_),
       "vkCreateCommandPool");
   SH_ASSIGN_OR_RETURN(stream->timeline_, Timeline::Create(device));
+  // Without one (no host-visible coherent memory) waits use the timeline.
+  absl::StatusOr<CompletionMarker> marker = device->completion_markers().Acquire();
+  if (marker.ok()) stream->marker_ = *marker;
   return stream;
 }
 
@@ -89,6 +92,7 @@ VulkanStream::~VulkanStream() {
   pending_waits_.clear();
   retired_.clear();
   ring_.reset();
+  device_->completion_markers().Release(marker_);
   if (descriptor_pool_ != VK_NULL_HANDLE) {
     vkDestroyDescriptorPool(vk_device_, descriptor_pool_, nullptr);
   }
@@ -99,17 +103,58 @@ VulkanStream::~VulkanStream() {
 // --- Points ---
 
 absl::Status VulkanStream::Wait(uint64_t point, const WaitPolicy& policy) {
-  if (point > 0) SH_RETURN_IF_ERROR(timeline_->WaitFor(point, policy));
+  if (point > 0) {
+    if (policy.completion == Completion::kResults && IsMarked(point)) {
+      // Polls the marker, which takes no lock the driver needs to finish,
+      // and sees the work end before the driver signals it. One
+      // fault-injection site, like a timeline wait.
+      const VkResult injected = InjectedFault(FaultSite::kWait);
+      if (injected != VK_SUCCESS) return VkResultToStatus(injected, "vkWaitSemaphores");
+      if (!PollFor(policy, [&] { return MarkerReached(marker_.Load(), point); })) {
+        SH_RETURN_IF_ERROR(timeline_->WaitFor(point));
+      }
+    } else {
+      SH_RETURN_IF_ERROR(timeline_->WaitFor(point, policy));
+    }
+  }
   SH_RETURN_IF_ERROR(HostFailure());
   Deliver(point);
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> VulkanStream::IsComplete(uint64_t point) {
-  SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
+absl::StatusOr<bool> VulkanStream::IsComplete(uint64_t point, Completion completion) {
+  SH_ASSIGN_OR_RETURN(uint64_t completed,
+                      completion == Completion::kResults ? ResultsPoint() : CompletedPoint());
   SH_RETURN_IF_ERROR(HostFailure());
   Deliver(completed);
   return completed >= point;
+}
+
+absl::StatusOr<uint64_t> VulkanStream::ResultsPoint() const {
+  SH_ASSIGN_OR_RETURN(uint64_t reached, CompletedPoint());
+  if (!marker_.valid()) return reached;
+  const uint32_t ahead = marker_.Load() - static_cast<uint32_t>(reached);
+  return static_cast<int32_t>(ahead) > 0 ? reached + ahead : reached;
+}
+
+bool VulkanStream::IsMarked(uint64_t point) const {
+  return marker_.valid() &&
+         marked_points_[point % kMarkedSlots].load(std::memory_order_acquire) == point;
+}
+
+void VulkanStream::NoteMarked(uint64_t point, bool marked) {
+  marked_points_[point % kMarkedSlots].store(marked ? point : 0, std::memory_order_release);
+  if (marked) last_marked_point_ = point;
+}
+
+absl::Status VulkanStream::KeepMarkerClose() {
+  if (!marker_.valid() || current_point() - last_marked_point_ < max_unmarked_run_) {
+    return absl::OkStatus();
+  }
+  // Work recorded before goes first, and carries the marker.
+  SH_RETURN_IF_ERROR(Flush().status());
+  if (current_point() - last_marked_point_ < max_unmarked_run_) return absl::OkStatus();
+  return SubmitBatch().status();  // nothing but the marker
 }
 
 absl::Status VulkanStream::HostFailure() {
@@ -189,10 +234,15 @@ absl::Status VulkanStream::ReserveBatch() {
 }
 
 absl::StatusOr<VkCommandBuffer> VulkanStream::StartBatch() {
-  // Reclaimed first, so that a completed batch's command buffer is reused
-  // rather than a new one allocated.
-  SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
-  Reclaim(completed);
+  // Reclaiming reads the timeline, which takes the driver's semaphore lock;
+  // right after a wait that the completion marker answered, the driver's
+  // queue thread may still hold it to signal the batch waited for. So
+  // completed batches are reclaimed a few at a time, once kReclaimBatches
+  // are in flight, and their command buffers reused.
+  if (in_flight_count_ >= kReclaimBatches) {
+    SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
+    Reclaim(completed);
+  }
   SH_RETURN_IF_ERROR(ReserveBatch());
   // With a free slot, the stream's command buffers (in flight or free) stay
   // within kMaxBatchesInFlight.
@@ -247,6 +297,10 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
     return failed;
   }
   if (commands_.empty()) return submitted_point_;
+  return SubmitBatch();
+}
+
+absl::StatusOr<uint64_t> VulkanStream::SubmitBatch() {
   const uint64_t point = current_point();
   absl::StatusOr<VkCommandBuffer> started = StartBatch();
   if (!started.ok()) {
@@ -255,11 +309,17 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
     return started.status();
   }
   const VkCommandBuffer command_buffer = *started;
-  commands_.RecordInto(RecordTarget{command_buffer, &cmd_, max_groups_, timestamps_.get()});
+  RecordTarget target{command_buffer, &cmd_, max_groups_, timestamps_.get()};
+  if (marker_.valid()) {
+    target.marker_buffer = marker_.buffer;
+    target.marker_offset = marker_.offset;
+    target.marker_value = static_cast<uint32_t>(point);
+  }
+  commands_.RecordInto(target);
   commands_.Clear();
   const VkResult ended = vkEndCommandBuffer(command_buffer);
   absl::Status submitted = VkResultToStatus(ended, "vkEndCommandBuffer");
-  if (submitted.ok()) submitted = Submit(command_buffer).status();
+  if (submitted.ok()) submitted = Submit(command_buffer, marker_.valid()).status();
   if (!submitted.ok()) {
     free_command_buffers_.push_back(command_buffer);
     DropBatch(point);
@@ -271,6 +331,7 @@ absl::StatusOr<uint64_t> VulkanStream::Flush() {
 absl::Status VulkanStream::RecordExecute(std::shared_ptr<BackendRecording> recording) {
   // Work recorded before runs first: it is submitted on its own, ahead.
   SH_RETURN_IF_ERROR(Flush().status());
+  SH_RETURN_IF_ERROR(KeepMarkerClose());
   // Reclaims only when the in-flight ring is full: reading the timeline
   // costs as much as the rest of this call (about 2 us on lavapipe), and a
   // run needs no command buffer or staging from the stream.
@@ -278,7 +339,7 @@ absl::Status VulkanStream::RecordExecute(std::shared_ptr<BackendRecording> recor
   const auto* run = static_cast<const VulkanRecording*>(recording.get());
   // The recording's own entry barrier imports what a host function wrote,
   // so host_writes_to_import_ is settled once it is submitted.
-  SH_ASSIGN_OR_RETURN(Batch * batch, Submit(run->command_buffer()));
+  SH_ASSIGN_OR_RETURN(Batch * batch, Submit(run->command_buffer(), /*marked=*/false));
   // Its command buffer is the recording's: Reclaim drops the reference
   // instead of reusing the buffer.
   batch->recording = std::move(recording);
@@ -286,7 +347,8 @@ absl::Status VulkanStream::RecordExecute(std::shared_ptr<BackendRecording> recor
   return absl::OkStatus();
 }
 
-absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer command_buffer) {
+absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer command_buffer,
+                                                          bool marked) {
   const uint64_t point = current_point();
   // A wait for a point whose signal is not queued yet (a host function's,
   // or a batch the host thread still holds) would stall the queue for every
@@ -321,6 +383,7 @@ absl::StatusOr<VulkanStream::Batch*> VulkanStream::Submit(VkCommandBuffer comman
     task.timestamps = timestamps_.get();
     PushHostTask(std::move(task));
   }
+  NoteMarked(point, marked);
   submitted_point_ = point;
   return &batch;
 }
@@ -447,13 +510,15 @@ absl::StatusOr<uint64_t> VulkanStream::ReadTimestamp(uint64_t id) {
   if (timestamps_ == nullptr) {
     return Error(ErrorCode::kInvalidValue, "no timestamp was recorded on this stream");
   }
-  SH_ASSIGN_OR_RETURN(uint64_t completed, CompletedPoint());
+  // The ticks are copied to host memory before the batch's marker.
+  SH_ASSIGN_OR_RETURN(uint64_t completed, ResultsPoint());
   return timestamps_->Read(id, completed);
 }
 
 absl::Status VulkanStream::RecordHostFunction(void (*fn)(void*), void* data) {
   // CUDA: the function runs once all earlier work has finished, and later
   // work waits for it. It gets a point of its own, signalled from the host.
+  SH_RETURN_IF_ERROR(KeepMarkerClose());
   SH_ASSIGN_OR_RETURN(uint64_t after, Flush());
   HostTask task;
   task.fn = fn;
@@ -462,6 +527,7 @@ absl::Status VulkanStream::RecordHostFunction(void (*fn)(void*), void* data) {
   task.waits = std::move(pending_waits_);
   pending_waits_.clear();
   task.point = ++submitted_point_;
+  NoteMarked(task.point, /*marked=*/false);
   runs_host_functions_.store(true, std::memory_order_release);
   host_writes_to_import_ = true;
   PushHostTask(std::move(task));

@@ -61,6 +61,7 @@
 #include "core/mutex.h"
 #include "vk_backend/allocator.h"
 #include "vk_backend/command_list.h"
+#include "vk_backend/completion_marker.h"
 #include "vk_backend/staging.h"
 #include "vk_backend/timeline.h"
 #include "vk_backend/timestamps.h"
@@ -75,6 +76,12 @@ class VulkanStream final : public streamhal::BackendStream {
   static constexpr uint32_t kMaxCommandsPerBatch = 1024;
   // Command buffers in flight before recording waits for the oldest.
   static constexpr size_t kMaxBatchesInFlight = 16;
+  // Batches in flight before starting one reclaims those that completed.
+  static constexpr size_t kReclaimBatches = 4;
+  // Points in a row that may go by without a batch writing the completion
+  // marker (recordings and host functions do not): the 32-bit marker then
+  // stays within 2^31 of any point asked about (completion_marker.h).
+  static constexpr uint64_t kMaxUnmarkedRun = uint64_t{1} << 29;
   // Bytes of the staging ring; larger requests get their own allocation.
   static constexpr uint64_t kStagingRingBytes = 1 << 20;
 
@@ -105,7 +112,8 @@ class VulkanStream final : public streamhal::BackendStream {
   absl::StatusOr<uint64_t> Flush() override;
   using BackendStream::Wait;
   absl::Status Wait(uint64_t point, const WaitPolicy& policy) override;
-  absl::StatusOr<bool> IsComplete(uint64_t point) override;
+  using BackendStream::IsComplete;
+  absl::StatusOr<bool> IsComplete(uint64_t point, Completion completion) override;
 
   absl::Status RecordWait(BackendStream* other, uint64_t point) override;
   absl::StatusOr<uint64_t> RecordTimestamp() override;
@@ -117,6 +125,15 @@ class VulkanStream final : public streamhal::BackendStream {
 
   // The timeline semaphore whose value is this stream's completed point.
   const std::shared_ptr<Timeline>& timeline() const { return timeline_; }
+  // Whether batches write a completion marker (the device has host-visible
+  // coherent memory), and the marker.
+  bool has_completion_marker() const { return marker_.valid(); }
+  const CompletionMarker& completion_marker() const { return marker_; }
+  // Whether the batch of `point` writes the marker (false for points too
+  // old to tell). Any thread.
+  bool IsMarked(uint64_t point) const;
+  // Tests: a shorter unmarked run than kMaxUnmarkedRun.
+  void SetMaxUnmarkedRunForTesting(uint64_t points) { max_unmarked_run_ = points; }
   // The last point submitted (recording thread only).
   uint64_t submitted_point() const { return submitted_point_; }
   // Command buffers created so far (tests).
@@ -200,12 +217,24 @@ class VulkanStream final : public streamhal::BackendStream {
   absl::Status ReserveBatch();
   // A command buffer to record the next batch into, begun (room reserved).
   absl::StatusOr<VkCommandBuffer> StartBatch();
-  // Submits `command_buffer` to signal the next point, after the stream's
+  // Submits `command_buffer` (which writes the completion marker if
+  // `marked`) to signal the next point, after the stream's
   // previous point and the pending waits, and records it as in flight
   // (room must be reserved). On failure nothing changes: the point, the
   // waits and the command buffer are the caller's again. When a wait's
   // signal is not queued yet, the host thread submits the batch later.
-  absl::StatusOr<Batch*> Submit(VkCommandBuffer command_buffer);
+  absl::StatusOr<Batch*> Submit(VkCommandBuffer command_buffer, bool marked);
+  // Records the commands accepted since the last submission (maybe none)
+  // into a command buffer and submits it; Flush without the empty check.
+  absl::StatusOr<uint64_t> SubmitBatch();
+  // Records whether the batch of `point` writes the completion marker, and
+  // keeps runs of unmarked points short: before an unmarked point would end
+  // a run of max_unmarked_run_, submits an empty marked batch.
+  void NoteMarked(uint64_t point, bool marked);
+  absl::Status KeepMarkerClose();
+  // The point up to which results are in memory: the timeline's value, or
+  // the marker's where it is ahead (it runs ahead of the signal).
+  absl::StatusOr<uint64_t> ResultsPoint() const;
   // Queues `command_buffer`, which waits for this stream's point `after` and
   // for `waits` and signals `point`, and numbers it in `*submission`. Any
   // thread.
@@ -243,9 +272,18 @@ class VulkanStream final : public streamhal::BackendStream {
   VkCommandPool pool_ = VK_NULL_HANDLE;
   std::shared_ptr<Timeline> timeline_;
 
+  // This stream's completion marker (invalid where the device has none).
+  CompletionMarker marker_;
+  // For the last kMarkedSlots points, slot point % kMarkedSlots holds the
+  // point if its batch writes the marker (written at submission).
+  static constexpr size_t kMarkedSlots = 64;
+  std::array<std::atomic<uint64_t>, kMarkedSlots> marked_points_{};
+
   // Recording state; core serialises recording and Flush per stream.
   CommandList commands_;  // accepted since the last submission
   uint64_t submitted_point_ = 0;
+  uint64_t last_marked_point_ = 0;
+  uint64_t max_unmarked_run_ = kMaxUnmarkedRun;
   // Batches submitted and not yet reclaimed, oldest first, in a fixed ring:
   // at most kMaxBatchesInFlight command buffers exist, so submitting
   // allocates nothing.

@@ -227,7 +227,9 @@ TEST_F(StreamTest, CommandBuffersAreRecycled) {
     ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 0}, 1, 4, 4).ok());
     ASSERT_TRUE(Synchronize(stream.get()).ok());
   }
-  EXPECT_LE(static_cast<VulkanStream*>(stream.get())->command_buffer_count(), 2u);
+  // Completed batches are reclaimed a few at a time (StartBatch).
+  EXPECT_LE(static_cast<VulkanStream*>(stream.get())->command_buffer_count(),
+            VulkanStream::kReclaimBatches);
 }
 
 TEST_F(StreamTest, DestroyingAStreamFinishesItsWork) {
@@ -371,6 +373,48 @@ TEST_F(StreamTest, WorkBehindAHeldHostFunctionDoesNotHoldUpOtherStreams) {
   EXPECT_EQ(Bytes(buffer)[4], 2);
 }
 
+// A wait that needs only the results polls the stream's completion marker,
+// which every batch writes last; it must still not return before the work
+// (here held back behind a host function) has run.
+TEST_F(StreamTest, AResultsWaitReturnsOnlyOnceTheBatchRan) {
+  auto buffer = Allocate(256);
+  std::memset(Bytes(buffer), 0, 256);
+  auto stream = NewStream();
+  auto* vk_stream = static_cast<VulkanStream*>(stream.get());
+  ASSERT_TRUE(vk_stream->has_completion_marker());
+  Gate gate;
+  std::vector<uint8_t> back(16, 0);
+  ASSERT_TRUE(stream->RecordHostFunction(&Gate::Hold, &gate).ok());
+  ASSERT_TRUE(stream->RecordFill(BufferRange{buffer.get(), 0}, 7, 1, 16).ok());
+  ASSERT_TRUE(stream->RecordDownload(back.data(), BufferRange{buffer.get(), 0}, 16).ok());
+  const absl::StatusOr<uint64_t> point = stream->Flush();
+  ASSERT_TRUE(point.ok());
+  EXPECT_TRUE(vk_stream->IsMarked(*point));
+  EXPECT_FALSE(vk_stream->IsMarked(*point - 1))
+      << "a host function's point is signalled by the host";
+
+  std::atomic<bool> returned{false};
+  absl::Status waited;
+  std::thread waiter([&] {
+    // Bounded, so that a marker that never comes fails below instead of
+    // hanging the test.
+    waited = stream->Wait(*point, WaitPolicy{10'000'000'000, /*yield=*/true, Completion::kResults});
+    returned = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(returned.load()) << "the wait returned before the batch ran";
+  EXPECT_FALSE(*stream->IsComplete(*point, Completion::kResults));
+  gate.Release();
+  waiter.join();
+  ASSERT_TRUE(waited.ok()) << waited;
+  EXPECT_TRUE(MarkerReached(vk_stream->completion_marker().Load(), *point));
+  EXPECT_EQ(back, std::vector<uint8_t>(16, 7));
+  EXPECT_TRUE(*stream->IsComplete(*point, Completion::kResults));
+  // The driver retires it too (what frees wait for).
+  ASSERT_TRUE(stream->Wait(*point).ok());
+  EXPECT_TRUE(*stream->IsComplete(*point));
+}
+
 TEST_F(StreamTest, WaitingForAReachedPointCostsNothing) {
   auto buffer = Allocate(256);
   auto first = NewStream();
@@ -414,6 +458,28 @@ TEST_F(StreamTest, HostFunctionsRunBetweenEarlierAndLaterWork) {
   EXPECT_EQ(probe.seen, 5);
   EXPECT_EQ(Bytes(buffer)[0], 6);
   EXPECT_EQ(Bytes(buffer)[128], 9);
+}
+
+// Host functions (and recordings) do not write the marker; a long run of them
+// gets an empty batch that does, so the 32-bit marker stays close.
+TEST_F(StreamTest, LongRunsWithoutAMarkedBatchGetOne) {
+  auto stream = NewStream();
+  auto* vk_stream = static_cast<VulkanStream*>(stream.get());
+  ASSERT_TRUE(vk_stream->has_completion_marker());
+  constexpr uint64_t kRun = 4;
+  vk_stream->SetMaxUnmarkedRunForTesting(kRun);
+  HostProbe probe;
+  uint8_t watched = 0, written = 0;
+  probe.watched = &watched;
+  probe.write = &written;
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(stream->RecordHostFunction(&HostProbe::Run, &probe).ok());
+  }
+  ASSERT_TRUE(Synchronize(stream.get()).ok());
+  EXPECT_EQ(probe.calls.load(), 20);
+  const uint64_t last = vk_stream->submitted_point();
+  EXPECT_GT(last, 20u) << "no marked batch was added";
+  EXPECT_TRUE(MarkerReached(vk_stream->completion_marker().Load(), last - (kRun - 1)));
 }
 
 TEST_F(StreamTest, WaitForAHostFunctionsPointWaitsForTheFunction) {

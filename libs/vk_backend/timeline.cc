@@ -1,8 +1,5 @@
 #include "vk_backend/timeline.h"
 
-#include <chrono>
-#include <thread>
-
 #include "core/status.h"
 #include "vk_backend/device.h"
 #include "vk_backend/fault_injection.h"
@@ -11,16 +8,6 @@
 namespace streamhal::vk {
 
 namespace {
-
-// Tells the processor this is a spin loop (frees the core's resources for
-// its sibling hyperthread).
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
 
 VkResult WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo& info) {
   const VkResult injected = InjectedFault(FaultSite::kWait);
@@ -58,24 +45,14 @@ absl::Status Timeline::WaitFor(uint64_t value, const WaitPolicy& policy) const {
   // Each wait is one fault-injection site, however it ends.
   const VkResult injected = InjectedFault(FaultSite::kWait);
   if (injected != VK_SUCCESS) return VkResultToStatus(injected, "vkWaitSemaphores");
-  if (policy.poll_ns > 0) {
-    const bool forever = policy.poll_ns == WaitPolicy::kPollForever;
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::nanoseconds(forever ? 0 : policy.poll_ns);
-    for (uint32_t polls = 1;; ++polls) {
-      uint64_t reached = 0;
-      SH_VK_RETURN_IF_ERROR(vkGetSemaphoreCounterValue(device_, semaphore_, &reached),
-                            "vkGetSemaphoreCounterValue");
-      if (reached >= value) return absl::OkStatus();
-      if (policy.yield) {
-        std::this_thread::yield();
-      } else {
-        CpuRelax();
-      }
-      // Reading the clock costs about as much as a poll; every 16th will do.
-      if (!forever && polls % 16 == 0 && std::chrono::steady_clock::now() >= deadline) break;
-    }
-  }
+  VkResult polled = VK_SUCCESS;
+  const bool reached = PollFor(policy, [&] {
+    uint64_t counter = 0;
+    polled = vkGetSemaphoreCounterValue(device_, semaphore_, &counter);
+    return polled != VK_SUCCESS || counter >= value;
+  });
+  SH_VK_RETURN_IF_ERROR(polled, "vkGetSemaphoreCounterValue");
+  if (reached) return absl::OkStatus();
   VkSemaphoreWaitInfo info = {VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   info.semaphoreCount = 1;
   info.pSemaphores = &semaphore_;

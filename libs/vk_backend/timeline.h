@@ -7,8 +7,10 @@
 #include <vulkan/vulkan.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -17,6 +19,38 @@
 namespace streamhal::vk {
 
 class VulkanDevice;
+
+// Tells the processor this is a spin loop (frees the core's resources for
+// its sibling hyperthread).
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Calls `reached` until it returns true (then true) or `policy.poll_ns` have
+// passed (then false), spinning or yielding between calls as the policy
+// says. With poll_ns 0, returns false at once.
+template <typename Reached>
+bool PollFor(const WaitPolicy& policy, Reached&& reached) {
+  if (policy.poll_ns == 0) return false;
+  const bool forever = policy.poll_ns == WaitPolicy::kPollForever;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::nanoseconds(forever ? 0 : policy.poll_ns);
+  for (uint32_t polls = 1;; ++polls) {
+    if (reached()) return true;
+    if (policy.yield) {
+      std::this_thread::yield();
+    } else {
+      CpuRelax();
+    }
+    // Reading the clock costs about as much as a poll of a semaphore; every
+    // 16th will do.
+    if (!forever && polls % 16 == 0 && std::chrono::steady_clock::now() >= deadline) return false;
+  }
+}
 
 class Timeline {
  public:

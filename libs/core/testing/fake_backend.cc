@@ -88,7 +88,7 @@ class FakeStream : public BackendStream {
     g_stream_wait_count.fetch_add(1);
     return absl::OkStatus();
   }
-  absl::StatusOr<bool> IsComplete(uint64_t) override { return true; }
+  absl::StatusOr<bool> IsComplete(uint64_t, Completion) override { return true; }
 
  private:
   uint64_t point_ = 0;
