@@ -214,7 +214,7 @@ ImageBufferSide Side(BufferRange range, const CopyEnd& end, const Copy3DParams& 
 ImageBufferSide PackedSide(BufferRange range) { return ImageBufferSide{range, 0, 0}; }
 
 absl::Status Finish(Stream* stream, Sync sync) {
-  if (sync == Sync::kBlocking) return stream->Synchronize();
+  if (sync == Sync::kBlocking) return stream->Synchronize(Completion::kResults);
   return stream->Flush().status();
 }
 

@@ -103,7 +103,7 @@ absl::Status CopyToDevice(Stream* stream, const ResolvedPointer& dst, const uint
     if (box.rows() == 1) return backend->RecordUpload(Range(dst), src, box.width);
     return backend->RecordUploadBox(Range(dst), src, box);
   }));
-  if (sync == Sync::kBlocking) return stream->Synchronize();
+  if (sync == Sync::kBlocking) return stream->Synchronize(Completion::kResults);
   return stream->Flush().status();
 }
 
@@ -125,7 +125,7 @@ absl::Status CopyFromDevice(Stream* stream, uint8_t* dst, const ResolvedPointer&
     if (box.rows() == 1) return backend->RecordDownload(dst, Range(src), box.width);
     return backend->RecordDownloadBox(dst, Range(src), box);
   }));
-  return stream->Synchronize();
+  return stream->Synchronize(Completion::kResults);
 }
 
 absl::Status CopyDeviceToDevice(Stream* stream, const ResolvedPointer& dst,
@@ -147,7 +147,7 @@ absl::Status CopyDeviceToDevice(Stream* stream, const ResolvedPointer& dst,
   // on it always synchronize (cuPointerSetAttribute).
   if (sync == Sync::kBlocking && (dst.allocation->sync_memops.load(std::memory_order_relaxed) ||
                                   src.allocation->sync_memops.load(std::memory_order_relaxed))) {
-    return stream->Synchronize();
+    return stream->Synchronize(Completion::kResults);
   }
   return stream->Flush().status();
 }
@@ -398,7 +398,7 @@ absl::Status Memset(uint64_t dst, uint32_t value, unsigned element_size, size_t 
   SH_RETURN_IF_ERROR(stream->Record([&](BackendStream* backend) {
     return backend->RecordFill(Range(to), value, element_size, count);
   }));
-  if (sync == Sync::kBlocking) return stream->Synchronize();
+  if (sync == Sync::kBlocking) return stream->Synchronize(Completion::kResults);
   return stream->Flush().status();
 }
 
@@ -552,7 +552,7 @@ absl::Status Memset3D(const MemsetNodeParams& rows, uint64_t depth, uint64_t sli
     }
     return status;
   }));
-  if (sync == Sync::kBlocking) return stream->Synchronize();
+  if (sync == Sync::kBlocking) return stream->Synchronize(Completion::kResults);
   return stream->Flush().status();
 }
 
