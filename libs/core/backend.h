@@ -374,6 +374,8 @@ struct WaitPolicy {
   uint64_t poll_ns = 0;
   bool yield = false;
   Completion completion = Completion::kRetired;
+  // With `yield`: the first spin_ns of the polling spin instead.
+  uint64_t spin_ns = 0;
 };
 
 // Device work recorded once and run any number of times by streams (the

@@ -15,6 +15,9 @@ const uint64_t kHostDevicePollNs = 2'000'000;
 // often enough to show in the median); yielding, it costs a long kernel
 // next to nothing.
 const uint64_t kHostAutoPollNs = 1'000'000;
+// Two empty-kernel round trips on an idle lavapipe; a yielding poller notices
+// the marker some microseconds later than a spinning one.
+const uint64_t kHostAutoSpinNs = 50'000;
 
 WaitPolicy WaitPolicyForFlags(unsigned flags, const WaitEnvironment& environment) {
   // On a device that runs on the host's processors a thread that never
@@ -33,14 +36,23 @@ WaitPolicy WaitPolicyForFlags(unsigned flags, const WaitEnvironment& environment
     default:
       break;
   }
-  // A device on the host's processors: poll briefly, yielding, then sleep
-  // (measurements in docs/architecture.md, "Waiting for the device"). A
-  // short kernel's results are seen the moment they are written (the
+  // A device on the host's processors: spin briefly (as CUDA's AUTO would:
+  // while active contexts <= logical processors), then poll yielding, then
+  // sleep (measurements in docs/architecture.md, "Waiting for the device").
+  // A short kernel's results are seen the moment they are written (the
   // stream's completion marker), where a sleeper waits for two wake-ups;
-  // yielding hands the processor to the device's own threads whenever they
-  // can use it, and the bound keeps a long kernel's cost to a millisecond
-  // of a processor that mostly yields.
-  if (environment.device_on_host) return WaitPolicy{kHostAutoPollNs, /*yield=*/true};
+  // past the first tens of microseconds, yielding hands the processor to
+  // the device's own threads whenever they can use it, and the bound keeps
+  // a long kernel's cost to a millisecond of a processor that mostly
+  // yields.
+  if (environment.device_on_host) {
+    WaitPolicy policy{kHostAutoPollNs, /*yield=*/true};
+    // CUDA's heuristic decides whether the start of the wait spins.
+    if (environment.active_contexts <= environment.logical_processors) {
+      policy.spin_ns = kHostAutoSpinNs;
+    }
+    return policy;
+  }
   // CUDA's AUTO: spin while the process has no more active contexts than
   // the host has logical processors, else yield; bounded here, then sleep.
   const bool yield = environment.active_contexts > environment.logical_processors;

@@ -22,9 +22,10 @@ struct WaitEnvironment {
 // in docs/architecture.md, "Waiting for the device").
 extern const uint64_t kAutoPollNs;
 extern const uint64_t kHostDevicePollNs;
-// How long CU_CTX_SCHED_AUTO polls, yielding, on a device that runs on the
-// host's processors.
+// How long CU_CTX_SCHED_AUTO polls on a device that runs on the host's
+// processors, and how much of that it spins before it yields.
 extern const uint64_t kHostAutoPollNs;
+extern const uint64_t kHostAutoSpinNs;
 
 // The policy for the scheduling bits of context flags (`flags` &
 // CU_CTX_SCHED_MASK, already validated to hold at most one of them).

@@ -50,12 +50,17 @@ TEST(WaitPolicyTest, AutoFollowsCudasHeuristicThenSleeps) {
   EXPECT_TRUE(many.yield);
 }
 
-TEST(WaitPolicyTest, AutoYieldsBrieflyOnADeviceOnTheHost) {
-  for (const WaitEnvironment& environment : {Cpu(1, 16), Cpu(40, 2)}) {
+// On a device that runs on the host: briefly, spinning first only where
+// CUDA's heuristic would spin.
+TEST(WaitPolicyTest, AutoPollsBrieflyOnADeviceOnTheHost) {
+  for (const WaitEnvironment& environment : {Cpu(1, 16), Cpu(2, 2), Cpu(40, 2)}) {
     const WaitPolicy policy = WaitPolicyForFlags(kCtxSchedAuto, environment);
     EXPECT_EQ(policy.poll_ns, kHostAutoPollNs);
     EXPECT_LT(kHostAutoPollNs, kHostDevicePollNs);
     EXPECT_TRUE(policy.yield);
+    const bool spins_first = environment.active_contexts <= environment.logical_processors;
+    EXPECT_EQ(policy.spin_ns, spins_first ? kHostAutoSpinNs : 0u);
+    EXPECT_LT(kHostAutoSpinNs, kHostAutoPollNs);
   }
 }
 

@@ -32,23 +32,31 @@ inline void CpuRelax() {
 
 // Calls `reached` until it returns true (then true) or `policy.poll_ns` have
 // passed (then false), spinning or yielding between calls as the policy
-// says. With poll_ns 0, returns false at once.
+// says (spinning for the first spin_ns when it yields). With poll_ns 0,
+// returns false at once.
 template <typename Reached>
 bool PollFor(const WaitPolicy& policy, Reached&& reached) {
   if (policy.poll_ns == 0) return false;
   const bool forever = policy.poll_ns == WaitPolicy::kPollForever;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::nanoseconds(forever ? 0 : policy.poll_ns);
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::nanoseconds(forever ? 0 : policy.poll_ns);
+  const auto spin_until = start + std::chrono::nanoseconds(policy.yield ? policy.spin_ns : 0);
+  bool spin = !policy.yield || policy.spin_ns > 0;
   for (uint32_t polls = 1;; ++polls) {
     if (reached()) return true;
-    if (policy.yield) {
-      std::this_thread::yield();
-    } else {
+    if (spin) {
       CpuRelax();
+    } else {
+      std::this_thread::yield();
     }
     // Reading the clock costs about as much as a poll of a semaphore; every
     // 16th will do.
-    if (!forever && polls % 16 == 0 && std::chrono::steady_clock::now() >= deadline) return false;
+    const bool spinning_first = policy.yield && spin;
+    if (polls % 16 == 0 && (!forever || spinning_first)) {
+      const auto now = std::chrono::steady_clock::now();
+      if (!forever && now >= deadline) return false;
+      if (spinning_first && now >= spin_until) spin = false;
+    }
   }
 }
 
