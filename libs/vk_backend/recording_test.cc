@@ -143,6 +143,14 @@ class RecordingTest : public testing::LavapipeTest {
             .ok());
     return Finish(recorder.get());
   }
+  // A recording of 64 atomic increments of *counter (two blocks of 32).
+  std::shared_ptr<BackendRecording> RecordCount(const LoadedKernel& count,
+                                                BackendAllocation* counter) {
+    const uint64_t params = counter->device_address();
+    auto recorder = NewRecorder();
+    EXPECT_TRUE(recorder->RecordDispatch(Dispatch(count, {2, 1, 1}, {32, 1, 1}, &params)).ok());
+    return Finish(recorder.get());
+  }
 };
 
 // A grid larger than the device's workgroup-count limit is recorded as several
@@ -287,10 +295,7 @@ TEST_F(RecordingTest, OneRecordingRunsOnTwoStreamsAtOnce) {
   LoadedKernel count = Load(kAtomicCount);
   auto counter = Allocate(4);
   *Words(counter) = 0;
-  const uint64_t params = counter->device_address();
-  auto recorder = NewRecorder();
-  ASSERT_TRUE(recorder->RecordDispatch(Dispatch(count, {2, 1, 1}, {32, 1, 1}, &params)).ok());
-  auto recording = Finish(recorder.get());
+  auto recording = RecordCount(count, counter.get());
   auto first = NewStream();
   auto second = NewStream();
   // Both streams are held, so runs of the one command buffer pile up
@@ -315,10 +320,7 @@ TEST_F(RecordingTest, AResultsWaitForARunUsesTheTimeline) {
   LoadedKernel count = Load(kAtomicCount);
   auto counter = Allocate(4);
   *Words(counter) = 0;
-  const uint64_t params = counter->device_address();
-  auto recorder = NewRecorder();
-  ASSERT_TRUE(recorder->RecordDispatch(Dispatch(count, {2, 1, 1}, {32, 1, 1}, &params)).ok());
-  auto recording = Finish(recorder.get());
+  auto recording = RecordCount(count, counter.get());
   auto stream = NewStream();
   auto* vk_stream = static_cast<VulkanStream*>(stream.get());
   for (uint32_t run = 1; run <= 3; ++run) {
