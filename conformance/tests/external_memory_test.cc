@@ -16,6 +16,7 @@
 
 #include "conformance_kernels.h"
 #include "conformance_util.h"
+#include "plain_vulkan_device.h"
 
 namespace streamhal::conformance {
 namespace {
@@ -25,35 +26,8 @@ namespace {
 class PlainVulkan {
  public:
   bool Open(const CUuuid& uuid, VkDeviceSize size) {
-    VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.apiVersion = VK_API_VERSION_1_2;
-    VkInstanceCreateInfo instance_info = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    instance_info.pApplicationInfo = &app;
-    if (vkCreateInstance(&instance_info, nullptr, &instance_) != VK_SUCCESS) return false;
-    uint32_t count = 0;
-    vkEnumeratePhysicalDevices(instance_, &count, nullptr);
-    std::vector<VkPhysicalDevice> devices(count);
-    vkEnumeratePhysicalDevices(instance_, &count, devices.data());
-    for (VkPhysicalDevice candidate : devices) {
-      VkPhysicalDeviceIDProperties id = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
-      VkPhysicalDeviceProperties2 properties = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-      properties.pNext = &id;
-      vkGetPhysicalDeviceProperties2(candidate, &properties);
-      if (std::memcmp(id.deviceUUID, uuid.bytes, VK_UUID_SIZE) == 0) physical_ = candidate;
-    }
-    if (physical_ == VK_NULL_HANDLE) return false;
-    const float priority = 1.0f;
-    VkDeviceQueueCreateInfo queue = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queue.queueCount = 1;
-    queue.pQueuePriorities = &priority;
-    const char* extensions[] = {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME};
-    VkDeviceCreateInfo device_info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    device_info.queueCreateInfoCount = 1;
-    device_info.pQueueCreateInfos = &queue;
-    device_info.enabledExtensionCount = 1;
-    device_info.ppEnabledExtensionNames = extensions;
-    if (vkCreateDevice(physical_, &device_info, nullptr, &device_) != VK_SUCCESS) return false;
-
+    if (!vulkan_.Open(uuid)) return false;
+    const VkDevice device = vulkan_.device();
     // The memory type streamhal uses for device memory: the first
     // DEVICE_LOCAL type that backs storage buffers (docs/architecture.md).
     VkExternalMemoryBufferCreateInfo external = {
@@ -63,61 +37,35 @@ class PlainVulkan {
     buffer_info.pNext = &external;
     buffer_info.size = size;
     buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    if (vkCreateBuffer(device_, &buffer_info, nullptr, &buffer_) != VK_SUCCESS) return false;
+    if (vkCreateBuffer(device, &buffer_info, nullptr, &buffer_) != VK_SUCCESS) return false;
     VkMemoryRequirements requirements;
-    vkGetBufferMemoryRequirements(device_, buffer_, &requirements);
-    VkPhysicalDeviceMemoryProperties memory_properties;
-    vkGetPhysicalDeviceMemoryProperties(physical_, &memory_properties);
-    int type = -1;
-    for (uint32_t i = 0; i < memory_properties.memoryTypeCount && type < 0; ++i) {
-      if ((requirements.memoryTypeBits & (1u << i)) != 0 &&
-          (memory_properties.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) {
-        type = static_cast<int>(i);
-      }
-    }
-    if (type < 0 || (memory_properties.memoryTypes[type].propertyFlags &
+    vkGetBufferMemoryRequirements(device, buffer_, &requirements);
+    const int type =
+        vulkan_.MemoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (type < 0 || (vulkan_.memory_properties().memoryTypes[type].propertyFlags &
                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) == 0) {
       return false;  // the test reads through a mapping
     }
-    VkExportMemoryAllocateInfo export_info = {VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
-    export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-    VkMemoryAllocateInfo allocate = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    allocate.pNext = &export_info;
-    allocate.allocationSize = requirements.size;
-    allocate.memoryTypeIndex = static_cast<uint32_t>(type);
-    if (vkAllocateMemory(device_, &allocate, nullptr, &memory_) != VK_SUCCESS) return false;
+    memory_ = vulkan_.AllocateExportable(requirements.size, static_cast<uint32_t>(type));
+    if (memory_ == VK_NULL_HANDLE) return false;
     size_ = requirements.size;
-    if (vkBindBufferMemory(device_, buffer_, memory_, 0) != VK_SUCCESS) return false;
-    return vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_) == VK_SUCCESS;
+    if (vkBindBufferMemory(device, buffer_, memory_, 0) != VK_SUCCESS) return false;
+    return vkMapMemory(device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_) == VK_SUCCESS;
   }
 
   // A new descriptor of the memory (the caller owns it).
-  int ExportFd() const {
-    auto get_fd =
-        reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device_, "vkGetMemoryFdKHR"));
-    VkMemoryGetFdInfoKHR info = {VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
-    info.memory = memory_;
-    info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-    int fd = -1;
-    return get_fd != nullptr && get_fd(device_, &info, &fd) == VK_SUCCESS ? fd : -1;
-  }
+  int ExportFd() const { return vulkan_.ExportFd(memory_); }
 
   float* floats() const { return static_cast<float*>(mapped_); }
   VkDeviceSize size() const { return size_; }
 
   ~PlainVulkan() {
-    if (device_ != VK_NULL_HANDLE) {
-      if (buffer_ != VK_NULL_HANDLE) vkDestroyBuffer(device_, buffer_, nullptr);
-      if (memory_ != VK_NULL_HANDLE) vkFreeMemory(device_, memory_, nullptr);
-      vkDestroyDevice(device_, nullptr);
-    }
-    if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
+    if (buffer_ != VK_NULL_HANDLE) vkDestroyBuffer(vulkan_.device(), buffer_, nullptr);
+    if (memory_ != VK_NULL_HANDLE) vkFreeMemory(vulkan_.device(), memory_, nullptr);
   }
 
  private:
-  VkInstance instance_ = VK_NULL_HANDLE;
-  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
-  VkDevice device_ = VK_NULL_HANDLE;
+  PlainVulkanDevice vulkan_;  // first: destroyed after what was made on it
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   VkDeviceSize size_ = 0;

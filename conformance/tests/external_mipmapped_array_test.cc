@@ -19,6 +19,7 @@
 
 #include "conformance_kernels.h"
 #include "conformance_util.h"
+#include "plain_vulkan_device.h"
 
 namespace streamhal::conformance {
 namespace {
@@ -46,37 +47,8 @@ std::vector<float> LevelTexels(uint32_t level, float base) {
 class PlainVulkanImage {
  public:
   bool Open(const CUuuid& uuid) {
-    VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.apiVersion = VK_API_VERSION_1_2;
-    VkInstanceCreateInfo instance_info = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    instance_info.pApplicationInfo = &app;
-    if (vkCreateInstance(&instance_info, nullptr, &instance_) != VK_SUCCESS) return false;
-    uint32_t count = 0;
-    vkEnumeratePhysicalDevices(instance_, &count, nullptr);
-    std::vector<VkPhysicalDevice> devices(count);
-    vkEnumeratePhysicalDevices(instance_, &count, devices.data());
-    for (VkPhysicalDevice candidate : devices) {
-      VkPhysicalDeviceIDProperties id = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
-      VkPhysicalDeviceProperties2 properties = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-      properties.pNext = &id;
-      vkGetPhysicalDeviceProperties2(candidate, &properties);
-      if (std::memcmp(id.deviceUUID, uuid.bytes, VK_UUID_SIZE) == 0) physical_ = candidate;
-    }
-    if (physical_ == VK_NULL_HANDLE) return false;
-    const float priority = 1.0f;
-    VkDeviceQueueCreateInfo queue = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queue.queueFamilyIndex = 0;
-    queue.queueCount = 1;
-    queue.pQueuePriorities = &priority;
-    const char* extensions[] = {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME};
-    VkDeviceCreateInfo device_info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    device_info.queueCreateInfoCount = 1;
-    device_info.pQueueCreateInfos = &queue;
-    device_info.enabledExtensionCount = 1;
-    device_info.ppEnabledExtensionNames = extensions;
-    if (vkCreateDevice(physical_, &device_info, nullptr, &device_) != VK_SUCCESS) return false;
-    vkGetDeviceQueue(device_, 0, 0, &queue_);
-    vkGetPhysicalDeviceMemoryProperties(physical_, &memory_properties_);
+    if (!vulkan_.Open(uuid)) return false;
+    const VkDevice device = vulkan_.device();
 
     // What streamhal creates for a 2-D float array with
     // CUDA_ARRAY3D_SURFACE_LDST (docs/architecture.md, "Vulkan interop").
@@ -97,47 +69,42 @@ class PlainVulkanImage {
                        VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
     image_info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     image_info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    if (vkCreateImage(device_, &image_info, nullptr, &image_) != VK_SUCCESS) return false;
+    if (vkCreateImage(device, &image_info, nullptr, &image_) != VK_SUCCESS) return false;
     VkMemoryRequirements requirements;
-    vkGetImageMemoryRequirements(device_, image_, &requirements);
+    vkGetImageMemoryRequirements(device, image_, &requirements);
     // The memory type streamhal uses for device memory: the first
     // DEVICE_LOCAL one.
-    const int type = MemoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    const int type =
+        vulkan_.MemoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     if (type < 0) return false;
-    VkExportMemoryAllocateInfo export_info = {VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
-    export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-    VkMemoryAllocateInfo allocate = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    allocate.pNext = &export_info;
-    allocate.allocationSize = requirements.size;
-    allocate.memoryTypeIndex = static_cast<uint32_t>(type);
-    if (vkAllocateMemory(device_, &allocate, nullptr, &memory_) != VK_SUCCESS) return false;
+    memory_ = vulkan_.AllocateExportable(requirements.size, static_cast<uint32_t>(type));
+    if (memory_ == VK_NULL_HANDLE) return false;
     size_ = requirements.size;
-    if (vkBindImageMemory(device_, image_, memory_, 0) != VK_SUCCESS) return false;
+    if (vkBindImageMemory(device, image_, memory_, 0) != VK_SUCCESS) return false;
 
     // A host-visible staging buffer as large as all levels.
     VkBufferCreateInfo buffer_info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     buffer_info.size = StagingBytes();
     buffer_info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     buffer_info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    if (vkCreateBuffer(device_, &buffer_info, nullptr, &staging_) != VK_SUCCESS) return false;
-    vkGetBufferMemoryRequirements(device_, staging_, &requirements);
+    if (vkCreateBuffer(device, &buffer_info, nullptr, &staging_) != VK_SUCCESS) return false;
+    vkGetBufferMemoryRequirements(device, staging_, &requirements);
     const int host_type =
-        MemoryType(requirements.memoryTypeBits,
-                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+        vulkan_.MemoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
     if (host_type < 0) return false;
-    allocate.pNext = nullptr;
+    VkMemoryAllocateInfo allocate = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     allocate.allocationSize = requirements.size;
     allocate.memoryTypeIndex = static_cast<uint32_t>(host_type);
-    if (vkAllocateMemory(device_, &allocate, nullptr, &staging_memory_) != VK_SUCCESS) return false;
-    if (vkBindBufferMemory(device_, staging_, staging_memory_, 0) != VK_SUCCESS) return false;
-    if (vkMapMemory(device_, staging_memory_, 0, VK_WHOLE_SIZE, 0, &staging_mapped_) !=
-        VK_SUCCESS) {
+    if (vkAllocateMemory(device, &allocate, nullptr, &staging_memory_) != VK_SUCCESS) return false;
+    if (vkBindBufferMemory(device, staging_, staging_memory_, 0) != VK_SUCCESS) return false;
+    if (vkMapMemory(device, staging_memory_, 0, VK_WHOLE_SIZE, 0, &staging_mapped_) != VK_SUCCESS) {
       return false;
     }
     VkCommandPoolCreateInfo pool_info = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pool_info.queueFamilyIndex = 0;
-    return vkCreateCommandPool(device_, &pool_info, nullptr, &pool_) == VK_SUCCESS;
+    return vkCreateCommandPool(device, &pool_info, nullptr, &pool_) == VK_SUCCESS;
   }
 
   // Writes LevelTexels(level, base) into every level, then hands the image
@@ -179,41 +146,23 @@ class PlainVulkanImage {
   }
 
   // A new descriptor of the image's memory (the caller owns it).
-  int ExportFd() const {
-    auto get_fd =
-        reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device_, "vkGetMemoryFdKHR"));
-    VkMemoryGetFdInfoKHR info = {VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
-    info.memory = memory_;
-    info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-    int fd = -1;
-    return get_fd != nullptr && get_fd(device_, &info, &fd) == VK_SUCCESS ? fd : -1;
-  }
+  int ExportFd() const { return vulkan_.ExportFd(memory_); }
 
   VkDeviceSize size() const { return size_; }
 
   ~PlainVulkanImage() {
-    if (device_ != VK_NULL_HANDLE) {
-      vkDeviceWaitIdle(device_);
-      if (pool_ != VK_NULL_HANDLE) vkDestroyCommandPool(device_, pool_, nullptr);
-      if (staging_ != VK_NULL_HANDLE) vkDestroyBuffer(device_, staging_, nullptr);
-      if (staging_memory_ != VK_NULL_HANDLE) vkFreeMemory(device_, staging_memory_, nullptr);
-      if (image_ != VK_NULL_HANDLE) vkDestroyImage(device_, image_, nullptr);
-      if (memory_ != VK_NULL_HANDLE) vkFreeMemory(device_, memory_, nullptr);
-      vkDestroyDevice(device_, nullptr);
+    if (vulkan_.device() != VK_NULL_HANDLE) {
+      vkDeviceWaitIdle(vulkan_.device());
+      if (pool_ != VK_NULL_HANDLE) vkDestroyCommandPool(vulkan_.device(), pool_, nullptr);
+      if (staging_ != VK_NULL_HANDLE) vkDestroyBuffer(vulkan_.device(), staging_, nullptr);
+      if (staging_memory_ != VK_NULL_HANDLE)
+        vkFreeMemory(vulkan_.device(), staging_memory_, nullptr);
+      if (image_ != VK_NULL_HANDLE) vkDestroyImage(vulkan_.device(), image_, nullptr);
+      if (memory_ != VK_NULL_HANDLE) vkFreeMemory(vulkan_.device(), memory_, nullptr);
     }
-    if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
   }
 
  private:
-  int MemoryType(uint32_t bits, VkMemoryPropertyFlags flags) const {
-    for (uint32_t i = 0; i < memory_properties_.memoryTypeCount; ++i) {
-      if ((bits & (1u << i)) != 0 &&
-          (memory_properties_.memoryTypes[i].propertyFlags & flags) == flags) {
-        return static_cast<int>(i);
-      }
-    }
-    return -1;
-  }
   static VkDeviceSize LevelOffset(uint32_t level) {
     VkDeviceSize offset = 0;
     for (uint32_t l = 0; l < level; ++l) {
@@ -250,7 +199,7 @@ class PlainVulkanImage {
     allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     allocate.commandBufferCount = 1;
     VkCommandBuffer cb = VK_NULL_HANDLE;
-    if (vkAllocateCommandBuffers(device_, &allocate, &cb) != VK_SUCCESS) return false;
+    if (vkAllocateCommandBuffers(vulkan_.device(), &allocate, &cb) != VK_SUCCESS) return false;
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     vkBeginCommandBuffer(cb, &begin);
@@ -259,17 +208,13 @@ class PlainVulkanImage {
     VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cb;
-    const bool ok = vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE) == VK_SUCCESS &&
-                    vkQueueWaitIdle(queue_) == VK_SUCCESS;
-    vkFreeCommandBuffers(device_, pool_, 1, &cb);
+    const bool ok = vkQueueSubmit(vulkan_.queue(), 1, &submit, VK_NULL_HANDLE) == VK_SUCCESS &&
+                    vkQueueWaitIdle(vulkan_.queue()) == VK_SUCCESS;
+    vkFreeCommandBuffers(vulkan_.device(), pool_, 1, &cb);
     return ok;
   }
 
-  VkInstance instance_ = VK_NULL_HANDLE;
-  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
-  VkPhysicalDeviceMemoryProperties memory_properties_ = {};
-  VkDevice device_ = VK_NULL_HANDLE;
-  VkQueue queue_ = VK_NULL_HANDLE;
+  PlainVulkanDevice vulkan_;  // first: destroyed after what was made on it
   VkImage image_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   VkDeviceSize size_ = 0;
