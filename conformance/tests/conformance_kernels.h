@@ -44,6 +44,9 @@ inline constexpr int kGlobalsTableSize = 16;
 // that reverses each 64-element chunk through 256 bytes of static shared
 // memory.
 extern const char kReverse64Glsl[];
+// sample_lod(tex, float* coords, float* out, uint n): out[i] = the float
+// texture tex2DLod samples at the (u, v, level) triple coords[3i..3i+2].
+extern const char kSampleLodGlsl[];
 // GLSL that does not compile.
 extern const char kBrokenGlsl[];
 

@@ -224,27 +224,6 @@ class PlainVulkanImage {
   VkCommandPool pool_ = VK_NULL_HANDLE;
 };
 
-// Samples a float texture at n (u, v, level) triples.
-const char kSampleLodGlsl[] = R"(#version 460
-#extension GL_GOOGLE_include_directive : require
-#include "streamhal/kernel.glsl"
-#define STREAMHAL_KERNEL_NAME sample_lod
-STREAMHAL_DECLARE_PTR(float);
-layout(set = 2, binding = 0) uniform sampler2D tex;
-layout(push_constant) uniform Params {
-  uint64_t tex;
-  float_ptr coords;
-  float_ptr out_values;
-  uint n;
-} p;
-void main() {
-  const uint i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= p.n) return;
-  const float u = p.coords.v[3 * i], v = p.coords.v[3 * i + 1], level = p.coords.v[3 * i + 2];
-  p.out_values.v[i] = tex2DLod(tex, u, v, level).x;
-}
-)";
-
 class ExternalMipmappedArrayConformance : public ContextTest {
  protected:
   void SetUp() override {
