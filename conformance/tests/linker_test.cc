@@ -24,6 +24,17 @@ namespace {
 
 using LinkerConformance = ContextTest;
 
+// A link state whose error log a test reads (CU_JIT_ERROR_LOG_BUFFER).
+struct LinkWithErrorLog {
+  char error_log[1024] = {};
+  CUlinkState state = nullptr;
+  CUresult Create() {
+    CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
+    return cuLinkCreate(2, options, values, &state);
+  }
+};
+
 // PTX text as cuLinkAddData takes it: the bytes with their NUL.
 void AddPtx(CUlinkState state, const char* ptx, const char* name,
             CUresult expected = CUDA_SUCCESS) {
@@ -135,11 +146,10 @@ TEST_F(LinkerConformance, PtxInputCallsTheDeviceFunctionAnotherDefines) {
 }
 
 TEST_F(LinkerConformance, CallOfAnUndefinedDeviceFunctionIsInvalidImage) {
-  char error_log[512] = {};
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
-  CUlinkState state = nullptr;
-  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(2, options, values, &state));
+  LinkWithErrorLog link;
+  ASSERT_CU(CUDA_SUCCESS, link.Create());
+  CUlinkState state = link.state;
+  const char* error_log = link.error_log;
   AddPtx(state, PtxLinkCallB(), "b.ptx");
   void* image = nullptr;
   EXPECT_CU(CUDA_ERROR_INVALID_IMAGE, cuLinkComplete(state, &image, nullptr));
@@ -153,11 +163,10 @@ TEST_F(LinkerConformance, CallOfAnUndefinedDeviceFunctionIsInvalidImage) {
 }
 
 TEST_F(LinkerConformance, UnresolvedExternIsInvalidImageAndTheStateStillLinks) {
-  char error_log[512] = {};
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
-  CUlinkState state = nullptr;
-  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(2, options, values, &state));
+  LinkWithErrorLog link;
+  ASSERT_CU(CUDA_SUCCESS, link.Create());
+  CUlinkState state = link.state;
+  const char* error_log = link.error_log;
   AddPtx(state, PtxLinkOffset(), "offset");
   void* image = nullptr;
   EXPECT_CU(CUDA_ERROR_INVALID_IMAGE, cuLinkComplete(state, &image, nullptr));
@@ -457,11 +466,10 @@ TEST_F(LinkerConformance, AddFileTakesHostObjectsAndLibraries) {
 }
 
 TEST_F(LinkerConformance, MalformedObjectsAndLibrariesAreInvalidImageAndChangeNothing) {
-  char error_log[1024] = {};
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
-  CUlinkState state = nullptr;
-  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(2, options, values, &state));
+  LinkWithErrorLog link;
+  ASSERT_CU(CUDA_SUCCESS, link.Create());
+  CUlinkState state = link.state;
+  const char* error_log = link.error_log;
 
   std::vector<unsigned char> object = ObjectLinkScale();
   const std::vector<unsigned char> truncated(object.begin(), object.begin() + object.size() / 2);
@@ -506,11 +514,10 @@ TEST_F(LinkerConformance, MalformedObjectsAndLibrariesAreInvalidImageAndChangeNo
 // SPIR-V given to the linker that declares the Linkage capability is joined
 // with the other such inputs: an Import binds to another input's Export.
 TEST_F(LinkerConformance, SpirvInputsWithLinkageAreJoined) {
-  char error_log[1024] = {};
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
-  CUlinkState state = nullptr;
-  ASSERT_CU(CUDA_SUCCESS, cuLinkCreate(2, options, values, &state));
+  LinkWithErrorLog link;
+  ASSERT_CU(CUDA_SUCCESS, link.Create());
+  CUlinkState state = link.state;
+  const char* error_log = link.error_log;
   std::vector<uint8_t> kernel = SpirvBytes(AssembleSpirv(kLinkWeightKernelSpvasm));
   std::vector<uint8_t> library = SpirvBytes(AssembleSpirv(kLinkWeightLibrarySpvasm));
   ASSERT_CU(CUDA_SUCCESS, cuLinkAddData(state, CU_JIT_INPUT_CUBIN, kernel.data(), kernel.size(),
