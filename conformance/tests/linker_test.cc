@@ -24,15 +24,19 @@ namespace {
 
 using LinkerConformance = ContextTest;
 
-// A link state whose error log a test reads (CU_JIT_ERROR_LOG_BUFFER).
+// A link state whose error log a test reads (CU_JIT_ERROR_LOG_BUFFER). The
+// option values live as long as the state: the driver writes the log's size
+// back into them.
 struct LinkWithErrorLog {
   char error_log[1024] = {};
+  CUjit_option options[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[2] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
   CUlinkState state = nullptr;
-  CUresult Create() {
-    CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    void* values[] = {error_log, reinterpret_cast<void*>(sizeof(error_log))};
-    return cuLinkCreate(2, options, values, &state);
-  }
+
+  LinkWithErrorLog() = default;
+  LinkWithErrorLog(const LinkWithErrorLog&) = delete;  // values point into it
+  LinkWithErrorLog& operator=(const LinkWithErrorLog&) = delete;
+  CUresult Create() { return cuLinkCreate(2, options, values, &state); }
 };
 
 // PTX text as cuLinkAddData takes it: the bytes with their NUL.
