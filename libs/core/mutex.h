@@ -16,6 +16,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
@@ -40,6 +41,43 @@ class ABSL_LOCKABLE Mutex {
   std::mutex mu_;
 };
 
+// An exclusive lock for critical sections of tens of nanoseconds on hot
+// paths: a memory pool's, taken by every stream-ordered allocation and free.
+// Taking it is one atomic exchange and releasing it one store, inline, where
+// a Mutex is two calls into libc and two read-modify-writes; on the pool's
+// allocation-and-free pair that difference was a quarter of the time. A
+// waiter spins briefly, then yields, then sleeps in growing steps, so a
+// holder that waits (a pool trimmed while a free still runs on the device)
+// costs the waiters latency, not a processor. Not for anything held longer
+// as a rule: waiters are not queued, and a holder that sleeps is not woken
+// for them.
+class ABSL_LOCKABLE SpinMutex {
+ public:
+  SpinMutex() = default;
+  SpinMutex(const SpinMutex&) = delete;
+  SpinMutex& operator=(const SpinMutex&) = delete;
+
+  void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
+    if (!locked_.exchange(true, std::memory_order_acquire)) return;
+    LockSlow();
+  }
+  void Unlock() ABSL_UNLOCK_FUNCTION() { locked_.store(false, std::memory_order_release); }
+
+ private:
+  void LockSlow();
+  std::atomic<bool> locked_{false};
+};
+
+// Tells the processor this is a spin loop (frees the core's resources for
+// its sibling hyperthread).
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
 // A reader/writer lock that prefers writers, so a stream of readers cannot
 // starve a writer (glibc's default rwlock prefers readers). Not recursive,
 // for readers either: a thread that takes it shared twice can deadlock
@@ -60,7 +98,7 @@ class ABSL_LOCKABLE SharedMutex {
   pthread_rwlock_t rw_;
 };
 
-// Holds `mu` exclusively for its scope (a Mutex or a SharedMutex).
+// Holds `mu` exclusively for its scope (a Mutex, SpinMutex or SharedMutex).
 template <typename M>
 class ABSL_SCOPED_LOCKABLE MutexLock {
  public:

@@ -15,20 +15,11 @@
 
 #include "absl/status/statusor.h"
 #include "core/backend.h"
+#include "core/mutex.h"
 
 namespace streamhal::vk {
 
 class VulkanDevice;
-
-// Tells the processor this is a spin loop (frees the core's resources for
-// its sibling hyperthread).
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
 
 // Calls `reached` until it returns true (then true) or `policy.poll_ns` have
 // passed (then false), spinning or yielding between calls as the policy
