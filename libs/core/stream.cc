@@ -88,7 +88,9 @@ void Stream::CheckedFailure(const absl::Status& error) {
 
 absl::StatusOr<uint64_t> Stream::Flush() {
   MutexLock lock(&mutex_);
-  return Checked(backend_->Flush());
+  absl::StatusOr<uint64_t> point = Checked(backend_->Flush());
+  settled_point_.store(point.ok() ? *point : kUnsettled, std::memory_order_release);
+  return point;
 }
 
 absl::Status Stream::Wait(uint64_t point, Completion completion) {

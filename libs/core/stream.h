@@ -74,6 +74,7 @@ class Stream : public Object {
     std::vector<std::pair<Stream*, uint64_t>> waits;
     SH_RETURN_IF_ERROR(CollectImplicitWaits(&waits));
     MutexLock lock(&mutex_);
+    settled_point_.store(kUnsettled, std::memory_order_relaxed);
     for (const auto& [other, point] : waits) {
       SH_RETURN_IF_ERROR(backend_->RecordWait(other->backend_.get(), point));
     }
@@ -83,6 +84,12 @@ class Stream : public Object {
   }
   // Submits recorded work; returns the point that completes it.
   absl::StatusOr<uint64_t> Flush();
+  // The point the last Flush returned (0 before any), when nothing has been
+  // recorded since; kUnsettled when a Flush is needed. One load, no lock:
+  // cuMemFreeAsync's point. Unlike Flush it does not report a host
+  // function's failure, which the next Flush still does.
+  static constexpr uint64_t kUnsettled = UINT64_MAX;
+  uint64_t SettledPoint() const { return settled_point_.load(std::memory_order_acquire); }
   // Flushes, then waits for everything submitted so far (without holding the
   // stream lock while waiting), in the sense of `completion`.
   absl::Status Synchronize(Completion completion = Completion::kRetired);
@@ -158,6 +165,9 @@ class Stream : public Object {
   const std::unique_ptr<BackendStream> backend_;
   // Commands recorded so far; compared across streams for implicit waits.
   std::atomic<uint64_t> work_count_{0};
+  // See SettledPoint. Cleared by every Record, set by every Flush, both
+  // under mutex_.
+  std::atomic<uint64_t> settled_point_{0};  // nothing recorded yet
   // Blocking streams: how much of the legacy stream's work is already waited
   // for. The legacy stream: the same per blocking stream.
   Mutex seen_mutex_;

@@ -97,6 +97,27 @@ TEST_F(StreamTest, HostFunctionsRunInOrder) {
   EXPECT_EQ(ErrorCodeOf(LaunchHostFunc(stream, nullptr, nullptr)), ErrorCode::kInvalidValue);
 }
 
+// cuMemFreeAsync reads the settled point without the stream's lock: it is
+// the last flush's point exactly while nothing has been recorded since.
+TEST_F(StreamTest, TheSettledPointIsTheLastFlushWhileNothingIsRecorded) {
+  const uint64_t handle = NewStream();
+  Stream* stream = LookupAs<Stream>(handle);
+  ASSERT_NE(stream, nullptr);
+  EXPECT_EQ(stream->SettledPoint(), 0u) << "nothing recorded yet";
+  auto nothing = [](void*) {};
+  ASSERT_TRUE(LaunchHostFunc(handle, nothing, nullptr).ok());
+  EXPECT_EQ(stream->SettledPoint(), Stream::kUnsettled);
+  absl::StatusOr<uint64_t> point = stream->Flush();
+  ASSERT_TRUE(point.ok());
+  EXPECT_GT(*point, 0u);
+  EXPECT_EQ(stream->SettledPoint(), *point);
+  ASSERT_TRUE(LaunchHostFunc(handle, nothing, nullptr).ok());
+  EXPECT_EQ(stream->SettledPoint(), Stream::kUnsettled);
+  ASSERT_TRUE(StreamSynchronize(handle).ok());
+  EXPECT_GT(stream->SettledPoint(), *point);
+  EXPECT_NE(stream->SettledPoint(), Stream::kUnsettled);
+}
+
 TEST_F(StreamTest, EventsAndElapsedTime) {
   const uint64_t start = NewEvent();
   const uint64_t end = NewEvent();
