@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Multi-threaded use under ThreadSanitizer: builds the conformance program
-# with the tsan preset and runs the stream, event, launch and transfer tests
-# (threads launching on their own streams, several threads on one stream,
-# host functions, cross-stream events, synchronous calls from a second
-# thread against held streams) with the validation layer on. Any
+# with the tsan preset and runs the stream, event, launch, transfer and
+# memory pool tests (threads launching on their own streams, several threads
+# on one stream, host functions, cross-stream events, synchronous calls from
+# a second thread against held streams, two threads freeing one pool block)
+# with the validation layer on. Any
 # ThreadSanitizer report, crash or failing test fails the script.
 # Usage: ci/tsan.sh   (expects ci/install-deps.sh to have run)
 set -euo pipefail
@@ -17,7 +18,7 @@ status=0
 STREAMHAL_VALIDATION=1 \
   TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(pwd)/ci/tsan.supp" \
   build/tsan/apps/streamhal-conformance/streamhal-conformance --verbose \
-  --gtest_filter='StreamConformance.*:LaunchConformance.*:TransferConformance.*:LegacyOrderConformance.*:SchedulingConformance.*' \
+  --gtest_filter='StreamConformance.*:LaunchConformance.*:TransferConformance.*:LegacyOrderConformance.*:SchedulingConformance.*:MemPoolConformance.*' \
   >"$log" 2>&1 || status=$?
 if grep -q "WARNING: ThreadSanitizer" "$log" || [ "$status" -ge 2 ] ||
   ! grep -Eq "^[0-9]+ tests ran, 0 failed" "$log"; then

@@ -283,6 +283,53 @@ TEST_F(MemPoolConformance, OpportunisticAndInternalDependencyReuse) {
   EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
 }
 
+// cuMemFreeAsync takes its point without the stream's lock when nothing
+// was recorded since the last flush. Work recorded after a flush is still
+// covered, and so is flushed work that has not run: either way the block
+// is not handed to another stream before that work has run.
+TEST_F(MemPoolConformance, AFreeCoversTheWorkBeforeItFlushedOrNot) {
+  CUmemoryPool pool = NewPool();
+  KeepEverything(pool);
+  SetReuse(pool, 0, /*opportunistic=*/1, 0);
+  // The device's current pool: its frees take the short path.
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceSetMemPool(0, pool));
+  CUstream a = nullptr, b = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr x = 0, again = 0, y = 0, w = 0, z = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&x, kMiB, a));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(a));  // flushed, and finished
+  Gate gate;
+  ASSERT_CU(CUDA_SUCCESS, cuLaunchHostFunc(a, &Gate::Hold, &gate));
+  Scale(x, 128, 0.0f, 2.0f, a);
+  // Recorded after the flush: the free's point is past the held launch.
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(x, a));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&y, kMiB, b));
+  EXPECT_NE(y, x) << "the free waits for the held launch before it";
+  // The same stream takes the block back at once.
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&again, kMiB, a));
+  ASSERT_EQ(again, x);
+  Scale(again, 128, 1.0f, 3.0f, a);
+  EXPECT_CU(CUDA_ERROR_NOT_READY, cuStreamQuery(a));  // flushes the launch
+  // Flushed but held: the free's point is the flushed one, still ahead.
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(again, a));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&w, kMiB, b));
+  EXPECT_NE(w, x) << "the free waits for the flushed launch before it";
+  gate.Open();
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(a));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&z, kMiB, b));
+  EXPECT_EQ(z, x) << "finished now: opportunistic reuse";
+  float value = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(&value, z + 127 * 4, 4, b));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(b));
+  EXPECT_EQ(value, 5.0f) << "both held launches ran before the block was reused";
+  for (CUdeviceptr block : {y, w, z}) EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(block, b));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(a));
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(b));
+  // Destroying the current pool makes the default pool current again.
+  EXPECT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+}
+
 TEST_F(MemPoolConformance, AttributesReportAndResetWatermarks) {
   CUmemoryPool pool = NewPool();
   int flag = -1;

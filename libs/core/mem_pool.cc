@@ -285,6 +285,8 @@ MemPool::MemPool(Device* device, const MemPoolProps& props, bool is_default,
     : Object(kKind),
       device_(device),
       max_allocation_size_(device->properties().max_allocation_size),
+      // Blocks in a shared file are mapped, so they are whole pages.
+      granularity_(arena != nullptr ? std::max(PageSize(), kBlockGranularity) : kBlockGranularity),
       props_(props),
       is_default_(is_default),
       arena_(std::move(arena)),
@@ -296,12 +298,14 @@ MemPool::~MemPool() {
   std::vector<Allocation*> left;
   {
     MutexLock lock(&mutex_);
+    SpillLastFreedLocked();
     for (auto& [size, bucket] : cache_) {
       for (const CachedBlock& cached : bucket) left.push_back(cached.allocation);
     }
     cache_.clear();
   }
   RemoveAllocations(left);
+  if (!left.empty()) BumpResourceGeneration();
 }
 
 void MemPool::Retire() { retired_.store(true, std::memory_order_release); }
@@ -346,13 +350,12 @@ Allocation* MemPool::Hand(const CachedBlock& block, Context* context, uint64_t b
 }
 
 absl::StatusOr<Allocation*> MemPool::Allocate(Context* context, Stream* stream, uint64_t bytes) {
-  if (bytes > max_allocation_size_ || bytes > UINT64_MAX - (kBlockGranularity - 1)) {
+  if (bytes > max_allocation_size_ || bytes > UINT64_MAX - (granularity_ - 1)) {
     return Error(ErrorCode::kOutOfMemory, "cuMemAllocAsync: ", bytes,
                  " bytes exceeds the largest allocation");
   }
-  // Blocks in a shared file are mapped, so they are whole pages.
-  const uint64_t granularity = arena_ != nullptr ? PageSize() : kBlockGranularity;
-  const uint64_t size = (bytes + granularity - 1) / granularity * granularity;
+  // A mask, not a division: this runs on every allocation.
+  const uint64_t size = (bytes + granularity_ - 1) & ~(granularity_ - 1);
   SH_ASSIGN_OR_RETURN(Allocation * cached, TakeCached(context, stream, size, bytes));
   if (cached != nullptr) return cached;  // already in the address map
   SH_ASSIGN_OR_RETURN(std::unique_ptr<Allocation> block, NewBlock(context, size, bytes));
@@ -368,6 +371,16 @@ absl::StatusOr<Allocation*> MemPool::TakeCached(Context* context, Stream* stream
   uint64_t wait_stream = 0, wait_point = 0;
   {
     MutexLock lock(&mutex_);
+    // The block freed last, of this very size, in this stream: what the
+    // walk below would find first.
+    if (const CachedBlock& last = last_freed_;
+        last.allocation != nullptr && last.allocation->block_size == size &&
+        (last.stream == 0 || last.stream == stream->handle())) {
+      block = Hand(last, context, bytes);
+      last_freed_ = CachedBlock{};
+      return block;
+    }
+    SpillLastFreedLocked();
     // Blocks that need no wait first, the smallest size and the last freed
     // first; one that does only when none is free.
     Bucket* waiting_bucket = nullptr;
@@ -517,8 +530,15 @@ bool MemPool::CacheAt(uint64_t dptr, uint64_t stream, uint64_t point) {
 void MemPool::CacheLocked(Allocation* block, uint64_t stream, uint64_t point) {
   // First: from here on every lookup passes the block by.
   block->cached.store(true, std::memory_order_release);
-  cache_[block->block_size].push_back(CachedBlock{block, stream, point});
+  SpillLastFreedLocked();
+  last_freed_ = CachedBlock{block, stream, point};
   NoteMaybeCached();
+}
+
+void MemPool::SpillLastFreedLocked() {
+  if (last_freed_.allocation == nullptr) return;
+  cache_[last_freed_.allocation->block_size].push_back(last_freed_);
+  last_freed_ = CachedBlock{};
 }
 
 bool MemPool::Reclaim(Context* context) {
@@ -538,6 +558,7 @@ void MemPool::Trim(uint64_t keep, bool wait) {
   std::vector<Allocation*> released;
   {
     MutexLock lock(&mutex_);
+    SpillLastFreedLocked();
     // Largest blocks first: the fewest releases reach the target.
     for (auto it = cache_.end(); it != cache_.begin() && reserved_ > keep;) {
       --it;
@@ -572,7 +593,9 @@ void MemPool::Trim(uint64_t keep, bool wait) {
   }
   // Out of the address map and destroyed outside the pool's lock; nothing
   // on the device uses them any more.
+  if (released.empty()) return;
   RemoveAllocations(released);
+  BumpResourceGeneration();
 }
 
 bool MemPool::ReleaseAboveThreshold() {
@@ -691,9 +714,12 @@ absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream_handle) {
   // the full path reports after validating) takes the full path.
   if (stream->role() != StreamRole::kLegacy && dptr != 0) {
     MemPool* pool = GetPools().CurrentPool(stream->context()->device());
-    absl::StatusOr<uint64_t> point = stream->Flush();
+    // Nothing recorded since the last flush: that flush's point covers
+    // every use of the block in this stream, and the stream's lock is not
+    // needed.
+    const uint64_t settled = stream->SettledPoint();
+    absl::StatusOr<uint64_t> point = settled != Stream::kUnsettled ? settled : stream->Flush();
     if (point.ok() && pool->CacheAt(dptr, stream->handle(), *point)) {
-      BumpResourceGeneration();
       GetPools().Collect(pool);
       return absl::OkStatus();
     }
@@ -718,7 +744,6 @@ absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream_handle) {
   if (MemPool* pool = allocation->pool; pool != nullptr && !pool->imported()) {
     // The block stays in the address map, passed by from now on.
     SH_RETURN_IF_ERROR(pool->Cache(allocation, stream->handle(), point, "cuMemFreeAsync"));
-    BumpResourceGeneration();
     GetPools().Collect(pool);
     return absl::OkStatus();
   }
@@ -746,7 +771,6 @@ absl::Status MemPoolFreeNow(Allocation* allocation) {
   }
   MemPool* pool = allocation->pool;
   SH_RETURN_IF_ERROR(pool->Cache(allocation, /*stream=*/0, /*point=*/0, "cuMemFree"));
-  BumpResourceGeneration();
   GetPools().Collect(pool);
   return absl::OkStatus();
 }

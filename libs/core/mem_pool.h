@@ -17,7 +17,9 @@
 //     the allocating stream wait for the free (kReuseAllowInternalDependencies).
 // At synchronisation points (stream, event and context synchronisation)
 // every pool gives cached blocks whose free has finished back to the device
-// until what it holds is at most its release threshold.
+// until what it holds is at most its release threshold. The resource
+// generation (handle.h) moves then, not at the free: a cached block's buffer
+// lives on, so what an instantiated graph resolved stays valid until then.
 #ifndef STREAMHAL_CORE_MEM_POOL_H_
 #define STREAMHAL_CORE_MEM_POOL_H_
 
@@ -184,6 +186,8 @@ class MemPool : public Object {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void CacheLocked(Allocation* block, uint64_t stream, uint64_t point)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Moves the block freed last into cache_, for code that walks the cache.
+  void SpillLastFreedLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // A cached block `stream` may use now (making it wait for the free when
   // the reuse policy says so), or null.
   absl::StatusOr<Allocation*> TakeCached(Context* context, Stream* stream, uint64_t size,
@@ -195,14 +199,24 @@ class MemPool : public Object {
   Device* const device_;
   // The device's largest allocation, read once (an allocation asks each time).
   const uint64_t max_allocation_size_;
+  // Block sizes are multiples of this power of two.
+  const uint64_t granularity_;
   const MemPoolProps props_;
   const bool is_default_;
   const std::shared_ptr<PoolArena> arena_;
   const bool imported_;
-  mutable Mutex mutex_;
+  // A SpinMutex: every allocation and free takes it once, for a few
+  // dozen nanoseconds; only Trim with `wait` and the opportunistic reuse
+  // check wait under it, and both are rare.
+  mutable SpinMutex mutex_;
   // Cached blocks by block size. A bucket that empties stays (a pair of
   // calls of one size touches only its vector) until Trim.
   absl::btree_map<uint64_t, Bucket> cache_ ABSL_GUARDED_BY(mutex_);
+  // The cached block freed last, kept out of cache_ (allocation null when
+  // none): the common pair, a free and an allocation of the same size in the
+  // same stream, then touches neither the b-tree nor a bucket. Every walk of
+  // cache_ spills it there first.
+  CachedBlock last_freed_ ABSL_GUARDED_BY(mutex_);
   // Every block the pool made and has not given back, live or cached, by
   // device address: a free of a pool pointer needs no address-map lookup.
   // A b-tree, like the address map, for its locality: frees in address order
