@@ -443,6 +443,92 @@ TEST_F(MemPoolConformance, DefaultAndCurrentPoolsOfADevice) {
   EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetMemPool(nullptr, 0));
 }
 
+// CUDA 13.0's location forms: a device location with the pinned type names
+// the device's default and current pools; host locations and managed pools
+// are valid requests this implementation does not serve.
+TEST_F(MemPoolConformance, LocationFormsNameTheDevicesPools) {
+  CUmemLocation device{};
+  device.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  device.id = 0;
+  const auto pinned = CU_MEM_ALLOCATION_TYPE_PINNED;
+  CUmemoryPool default_pool = nullptr, found = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceGetDefaultMemPool(&default_pool, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuMemGetDefaultMemPool(&found, &device, pinned));
+  EXPECT_EQ(found, default_pool);
+  ASSERT_CU(CUDA_SUCCESS, cuMemGetMemPool(&found, &device, pinned));
+  EXPECT_EQ(found, default_pool);
+
+  CUmemoryPool pool = NewPool();
+  ASSERT_CU(CUDA_SUCCESS, cuMemSetMemPool(&device, pinned, pool));
+  ASSERT_CU(CUDA_SUCCESS, cuMemGetMemPool(&found, &device, pinned));
+  EXPECT_EQ(found, pool);
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceGetMemPool(&found, 0));
+  EXPECT_EQ(found, pool);
+  // cuMemAllocAsync takes from the pool set, and a kernel uses the memory.
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr data = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&data, kMiB, stream));
+  EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), kMiB);
+  Scale(data, 256, 0.0f, 4.0f, stream);
+  float value = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(&value, data + 255 * 4, 4, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  EXPECT_EQ(value, 4.0f);
+  EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemSetMemPool(&device, pinned, default_pool));
+  ASSERT_CU(CUDA_SUCCESS, cuMemGetMemPool(&found, &device, pinned));
+  EXPECT_EQ(found, default_pool);
+  ASSERT_CU(CUDA_SUCCESS, cuMemPoolDestroy(pool));
+
+  // Bad input: nothing changes.
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetDefaultMemPool(nullptr, &device, pinned));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetMemPool(nullptr, &device, pinned));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetDefaultMemPool(&found, nullptr, pinned));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemSetMemPool(nullptr, pinned, default_pool));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemSetMemPool(&device, pinned, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemSetMemPool(&device, pinned, pool));  // destroyed
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemGetMemPool(&found, &device, CU_MEM_ALLOCATION_TYPE_INVALID));
+  CUmemLocation odd = device;
+  odd.type = CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetDefaultMemPool(&found, &odd, pinned));
+  // CUDA 13.0's CU_MEM_LOCATION_TYPE_NONE (no preferred location), 0 like
+  // INVALID: a form of managed pools only.
+  odd.type = CU_MEM_LOCATION_TYPE_INVALID;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetDefaultMemPool(&found, &odd, pinned));
+  odd = device;
+  odd.id = 99;
+  EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemGetDefaultMemPool(&found, &odd, pinned));
+  EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemSetMemPool(&odd, pinned, default_pool));
+  ASSERT_CU(CUDA_SUCCESS, cuMemGetMemPool(&found, &device, pinned));
+  EXPECT_EQ(found, default_pool);
+}
+
+// Valid requests no pool here serves: pools of host memory, and managed
+// pools (CUDA 13.0's CU_MEM_ALLOCATION_TYPE_MANAGED is 2).
+TEST_F(MemPoolConformance, LocationFormsOfHostAndManagedPoolsAreNotSupported) {
+  ProvesLimitation();
+  const auto pinned = CU_MEM_ALLOCATION_TYPE_PINNED;
+  CUmemLocation device{};
+  device.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  CUmemoryPool default_pool = nullptr, found = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuDeviceGetDefaultMemPool(&default_pool, 0));
+  CUmemLocation host{};
+  host.type = CU_MEM_LOCATION_TYPE_HOST;
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemGetDefaultMemPool(&found, &host, pinned));
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemGetMemPool(&found, &host, pinned));
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemSetMemPool(&host, pinned, default_pool));
+  const auto managed = static_cast<CUmemAllocationType>(2);
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemGetDefaultMemPool(&found, &device, managed));
+  CUmemLocation anywhere{};
+  anywhere.type = CU_MEM_LOCATION_TYPE_INVALID;  // NONE
+  EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemGetDefaultMemPool(&found, &anywhere, managed));
+  ASSERT_CU(CUDA_SUCCESS, cuMemGetMemPool(&found, &device, pinned));
+  EXPECT_EQ(found, default_pool);
+}
+
 TEST_F(MemPoolConformance, ThePoolsDeviceHasReadWriteAccess) {
   CUmemoryPool pool = NewPool();
   CUmemLocation location{CU_MEM_LOCATION_TYPE_DEVICE, 0};

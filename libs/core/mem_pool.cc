@@ -1061,4 +1061,64 @@ absl::Status DeviceSetMemPool(int ordinal, uint64_t handle) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// The device whose pinned pools a location and allocation type name.
+absl::StatusOr<Device*> ResolvePoolLocation(const MemLocation* location, int type,
+                                            const char* api) {
+  SH_RETURN_IF_ERROR(CheckInitialized());
+  if (location == nullptr) return Error(ErrorCode::kInvalidValue, api, ": location is null");
+  const bool managed = type == kMemAllocationTypeManaged;
+  if (type != kMemAllocationTypePinned && !managed) {
+    return Error(ErrorCode::kInvalidValue, api, ": allocation type ", type,
+                 " is neither pinned nor managed");
+  }
+  switch (location->type) {
+    case kMemLocationTypeDevice:
+      break;
+    case kMemLocationTypeHost:
+    case kMemLocationTypeHostNuma:
+      return Error(ErrorCode::kNotSupported, api,
+                   ": pools of host memory are not implemented; device pools are");
+    case kMemLocationTypeNone:
+      // No preferred location is a form of managed pools only.
+      if (managed) break;
+      [[fallthrough]];
+    default:
+      return Error(ErrorCode::kInvalidValue, api, ": location type ", location->type,
+                   " does not name a pool of allocation type ", type);
+  }
+  if (managed) {
+    return Error(ErrorCode::kNotSupported, api,
+                 ": pools of managed memory are not implemented; cuMemAllocManaged is");
+  }
+  return ResolveDeviceOrdinal(location->id, api);
+}
+
+}  // namespace
+
+absl::Status MemGetDefaultMemPool(HandleOut out, const MemLocation* location, int type) {
+  SH_ASSIGN_OR_RETURN(Device * device,
+                      ResolvePoolLocation(location, type, "cuMemGetDefaultMemPool"));
+  if (out.is_null()) {
+    return Error(ErrorCode::kInvalidValue, "cuMemGetDefaultMemPool: pool_out is null");
+  }
+  out.Set(GetPools().DefaultPool(device)->handle());
+  return absl::OkStatus();
+}
+
+absl::Status MemGetMemPool(HandleOut out, const MemLocation* location, int type) {
+  SH_ASSIGN_OR_RETURN(Device * device, ResolvePoolLocation(location, type, "cuMemGetMemPool"));
+  if (out.is_null()) return Error(ErrorCode::kInvalidValue, "cuMemGetMemPool: pool is null");
+  out.Set(GetPools().CurrentPool(device)->handle());
+  return absl::OkStatus();
+}
+
+absl::Status MemSetMemPool(const MemLocation* location, int type, uint64_t pool) {
+  SH_ASSIGN_OR_RETURN(Device * device, ResolvePoolLocation(location, type, "cuMemSetMemPool"));
+  // Every pool here is a pinned device pool: the device check is the
+  // location and type check CUDA asks for.
+  return DeviceSetMemPool(device->ordinal(), pool);
+}
+
 }  // namespace streamhal

@@ -59,11 +59,15 @@ inline constexpr int kPoolAttrUsedMemHigh = 8;
 // CUmemAllocationType, CUmemAllocationHandleType, CUmemLocationType and
 // CUmemAccess_flags values (HIP's agree).
 inline constexpr int kMemAllocationTypePinned = 1;
+inline constexpr int kMemAllocationTypeManaged = 2;  // CUDA 13.0
 inline constexpr int kMemHandleTypeNone = 0;
 inline constexpr int kMemHandleTypePosixFd = 1;
 inline constexpr int kMemHandleTypeWin32 = 2;
 inline constexpr int kMemHandleTypeWin32Kmt = 4;
+inline constexpr int kMemLocationTypeNone = 0;  // also CU_MEM_LOCATION_TYPE_INVALID
 inline constexpr int kMemLocationTypeDevice = 1;
+inline constexpr int kMemLocationTypeHost = 2;
+inline constexpr int kMemLocationTypeHostNuma = 3;
 inline constexpr int kMemAccessProtNone = 0;
 inline constexpr int kMemAccessProtRead = 1;
 inline constexpr int kMemAccessProtReadWrite = 3;
@@ -276,6 +280,20 @@ absl::Status MemPoolImportPointer(uint64_t* dptr, uint64_t pool, const void* exp
 absl::Status DeviceGetDefaultMemPool(HandleOut out, int device);
 absl::Status DeviceGetMemPool(HandleOut out, int device);
 absl::Status DeviceSetMemPool(int device, uint64_t pool);
+
+// A CUmemLocation as core reads it.
+struct MemLocation {
+  int type = kMemLocationTypeNone;
+  int id = 0;
+};
+// cuMemGetDefaultMemPool, cuMemGetMemPool and cuMemSetMemPool (CUDA 13.0):
+// the pools of a location and allocation type. A device's pinned pools are
+// its cuDevice*MemPool pools; host locations and managed pools, valid
+// requests that no pool here serves, are kNotSupported; a null location or
+// a combination CUDA does not define is kInvalidValue.
+absl::Status MemGetDefaultMemPool(HandleOut out, const MemLocation* location, int type);
+absl::Status MemGetMemPool(HandleOut out, const MemLocation* location, int type);
+absl::Status MemSetMemPool(const MemLocation* location, int type, uint64_t pool);
 
 // --- Hooks for the rest of core ---
 // A synchronisation point: releases finished cached memory above each

@@ -891,6 +891,9 @@ typedef struct CUmemLocation_st {
 typedef enum CUmemAllocationType_enum {
   CU_MEM_ALLOCATION_TYPE_INVALID = 0x0,
   CU_MEM_ALLOCATION_TYPE_PINNED = 0x1,
+#if STREAMHAL_CUDA_API_VERSION >= 13000
+  CU_MEM_ALLOCATION_TYPE_MANAGED = 0x2,
+#endif
   CU_MEM_ALLOCATION_TYPE_MAX = 0x7FFFFFFF
 } CUmemAllocationType;
 

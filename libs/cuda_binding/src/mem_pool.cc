@@ -1,5 +1,5 @@
 // Stream-ordered allocation and memory pools (cuMemAllocAsync, cuMemFreeAsync,
-// cuMemPool*, cuDevice{Get,Set,GetDefault}MemPool).
+// cuMemPool*, cuDevice{Get,Set,GetDefault}MemPool, cuMem{Get,Set,GetDefault}MemPool).
 #include "core/mem_pool.h"
 
 #include <cuda.h>
@@ -22,6 +22,16 @@ streamhal::MemAccessDesc ToCore(const CUmemAccessDesc& desc) {
   core.location_type = EnumArgument(desc.location.type);
   core.location_id = desc.location.id;
   core.flags = EnumArgument(desc.flags);
+  return core;
+}
+
+// A null location reads as the default; the caller passes null on.
+streamhal::MemLocation ToCore(const CUmemLocation* location) {
+  streamhal::MemLocation core;
+  if (location != nullptr) {
+    core.type = EnumArgument(location->type);
+    core.id = location->id;
+  }
   return core;
 }
 
@@ -130,6 +140,25 @@ CUresult cuDeviceGetMemPool(CUmemoryPool* pool, CUdevice dev) {
 
 CUresult cuDeviceGetDefaultMemPool(CUmemoryPool* pool_out, CUdevice dev) {
   return ToCUresult(streamhal::DeviceGetDefaultMemPool(HandleOut(pool_out), dev));
+}
+
+CUresult cuMemGetDefaultMemPool(CUmemoryPool* pool_out, CUmemLocation* location,
+                                CUmemAllocationType type) {
+  const streamhal::MemLocation where = ToCore(location);
+  return ToCUresult(streamhal::MemGetDefaultMemPool(
+      HandleOut(pool_out), location ? &where : nullptr, EnumArgument(type)));
+}
+
+CUresult cuMemGetMemPool(CUmemoryPool* pool, CUmemLocation* location, CUmemAllocationType type) {
+  const streamhal::MemLocation where = ToCore(location);
+  return ToCUresult(
+      streamhal::MemGetMemPool(HandleOut(pool), location ? &where : nullptr, EnumArgument(type)));
+}
+
+CUresult cuMemSetMemPool(CUmemLocation* location, CUmemAllocationType type, CUmemoryPool pool) {
+  const streamhal::MemLocation where = ToCore(location);
+  return ToCUresult(
+      streamhal::MemSetMemPool(location ? &where : nullptr, EnumArgument(type), HandleValue(pool)));
 }
 
 }  // extern "C"

@@ -100,9 +100,6 @@ SH_NOT_IMPLEMENTED(cuMemBatchDecompressAsync,
 SH_NOT_IMPLEMENTED(cuMemGetHandleForAddressRange,
                    (void*, CUdeviceptr, size_t, CUmemRangeHandleType, unsigned long long))
 SH_NOT_IMPLEMENTED(cuMemMapArrayAsync, (CUarrayMapInfo*, unsigned int, CUstream))
-SH_NOT_IMPLEMENTED(cuMemGetDefaultMemPool, (CUmemoryPool*, CUmemLocation*, CUmemAllocationType))
-SH_NOT_IMPLEMENTED(cuMemGetMemPool, (CUmemoryPool*, CUmemLocation*, CUmemAllocationType))
-SH_NOT_IMPLEMENTED(cuMemSetMemPool, (CUmemLocation*, CUmemAllocationType, CUmemoryPool))
 SH_NOT_IMPLEMENTED(cuArrayGetMemoryRequirements,
                    (CUDA_ARRAY_MEMORY_REQUIREMENTS*, CUarray, CUdevice))
 SH_NOT_IMPLEMENTED(cuArrayGetPlane, (CUarray*, CUarray, unsigned int))
