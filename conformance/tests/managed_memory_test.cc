@@ -397,6 +397,126 @@ TEST_F(ManagedMemoryConformance, PrefetchRejectsBadArguments) {
   ASSERT_CU(CUDA_SUCCESS, cuMemFree(device));
 }
 
+// CUDA 13.0's batches: each range goes to the location whose run of
+// ranges it is in, the batch keeps its place in the stream, and a discard
+// leaves memory a kernel can write and read.
+TEST_F(ManagedMemoryConformance, BatchPrefetchesAndDiscardsEachRangeInStreamOrder) {
+  constexpr uint32_t kN = 3 * kPage / sizeof(float);
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr managed = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocManaged(&managed, kN * sizeof(float), CU_MEM_ATTACH_GLOBAL));
+  float* host = HostView(managed);
+  for (uint32_t i = 0; i < kN; ++i) host[i] = static_cast<float>(i);
+  // Pages 0 and 1 to the device, page 2 to the host.
+  CUdeviceptr dptrs[] = {managed, managed + kPage, managed + 2 * kPage};
+  size_t sizes[] = {kPage, kPage, kPage};
+  CUmemLocation locations[2] = {};
+  locations[0].type = CU_MEM_LOCATION_TYPE_DEVICE;
+  locations[0].id = 0;
+  locations[1].type = CU_MEM_LOCATION_TYPE_HOST;
+  size_t starts[] = {0, 2};
+  ASSERT_CU(CUDA_SUCCESS,
+            cuMemPrefetchBatchAsync(dptrs, sizes, 3, locations, starts, 2, 0, stream));
+  EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed, 2 * kPage), 0);
+  EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed + 2 * kPage, kPage),
+            CU_DEVICE_CPU);
+  Scale(managed, kN, stream);
+  // Every range back to the host after the kernel: an event after the
+  // batch completes only once the kernel has.
+  ASSERT_CU(CUDA_SUCCESS,
+            cuMemPrefetchBatchAsync(dptrs, sizes, 3, &locations[1], starts, 1, 0, stream));
+  CUevent done = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
+  ASSERT_CU(CUDA_SUCCESS, cuEventRecord(done, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuEventSynchronize(done));
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(host[i], 2.0f * i + 1.0f) << i;
+  EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed, kN * sizeof(float)),
+            CU_DEVICE_CPU);
+  // Discarded contents are indeterminate until written; written again by a
+  // kernel they read back as written. Discarding moves no prefetch location;
+  // discard-and-prefetch sets it.
+  ASSERT_CU(CUDA_SUCCESS, cuMemDiscardBatchAsync(dptrs, sizes, 3, 0, stream));
+  EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed, kN * sizeof(float)),
+            CU_DEVICE_CPU);
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32Async(managed, 0, kN, stream));
+  ASSERT_CU(CUDA_SUCCESS, cuMemDiscardAndPrefetchBatchAsync(dptrs + 1, sizes + 1, 2, locations,
+                                                            starts, 1, 0, stream));
+  EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed + kPage, 2 * kPage), 0);
+  EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed, kPage), CU_DEVICE_CPU);
+  ASSERT_CU(CUDA_SUCCESS, cuMemsetD32Async(managed + kPage, 0, 2 * kPage / 4, stream));
+  Scale(managed, kN, stream);
+  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(host[i], 1.0f) << i;
+  ASSERT_CU(CUDA_SUCCESS, cuEventDestroy(done));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(managed));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+}
+
+TEST_F(ManagedMemoryConformance, BatchesRejectBadArgumentsAndTouchNoRange) {
+  CUdeviceptr managed = 0, device = 0;
+  ASSERT_CU(CUDA_SUCCESS, cuMemAllocManaged(&managed, 2 * kPage, CU_MEM_ATTACH_GLOBAL));
+  ASSERT_CU(CUDA_SUCCESS, cuMemAlloc(&device, kPage));
+  CUdeviceptr dptrs[] = {managed, managed + kPage};
+  size_t sizes[] = {kPage, kPage};
+  CUmemLocation to_device = {};
+  to_device.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  size_t zero[] = {0};
+  auto prefetch = [&](CUdeviceptr* d, size_t* sz, size_t count, CUmemLocation* locs, size_t* starts,
+                      size_t num, unsigned long long flags) {
+    return cuMemPrefetchBatchAsync(d, sz, count, locs, starts, num, flags, nullptr);
+  };
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(nullptr, sizes, 2, &to_device, zero, 1, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, nullptr, 2, &to_device, zero, 1, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, sizes, 0, &to_device, zero, 1, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, sizes, 2, &to_device, zero, 1, 1));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, sizes, 2, nullptr, zero, 1, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, sizes, 2, &to_device, nullptr, 1, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, sizes, 2, &to_device, zero, 0, 0));
+  size_t one[] = {1};
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, sizes, 2, &to_device, one, 1, 0));
+  CUmemLocation two[2] = {to_device, to_device};
+  size_t falling[] = {0, 0}, past_end[] = {0, 2};
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, sizes, 2, two, falling, 2, 0));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, sizes, 2, two, past_end, 2, 0));
+  CUmemLocation three[3] = {to_device, to_device, to_device};
+  size_t three_starts[] = {0, 1, 2};
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, sizes, 2, three, three_starts, 3, 0));
+  CUmemLocation nowhere = to_device;
+  nowhere.id = device_count();
+  EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, prefetch(dptrs, sizes, 2, &nowhere, zero, 1, 0));
+  nowhere.type = CU_MEM_LOCATION_TYPE_INVALID;
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, sizes, 2, &nowhere, zero, 1, 0));
+  // One bad range (not managed, or past the allocation) and no range moves.
+  CUdeviceptr with_device[] = {managed, device};
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(with_device, sizes, 2, &to_device, zero, 1, 0));
+  size_t too_long[] = {kPage, kPage + 1};
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, prefetch(dptrs, too_long, 2, &to_device, zero, 1, 0));
+  EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed, 2 * kPage),
+            CU_DEVICE_INVALID);
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemDiscardBatchAsync(with_device, sizes, 2, 0, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemDiscardBatchAsync(dptrs, sizes, 0, 0, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemDiscardBatchAsync(dptrs, sizes, 2, 4, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+            cuMemDiscardAndPrefetchBatchAsync(dptrs, sizes, 2, nullptr, nullptr, 0, 0, nullptr));
+  EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemDiscardAndPrefetchBatchAsync(
+                                          with_device, sizes, 2, &to_device, zero, 1, 0, nullptr));
+  CUstream stream = nullptr;
+  ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, 0));
+  ASSERT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE,
+            cuMemPrefetchBatchAsync(dptrs, sizes, 2, &to_device, zero, 1, 0, stream));
+  EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuMemDiscardBatchAsync(dptrs, sizes, 2, 0, stream));
+  EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed, 2 * kPage),
+            CU_DEVICE_INVALID);
+  // Still working afterwards.
+  EXPECT_CU(CUDA_SUCCESS, prefetch(dptrs, sizes, 2, &to_device, zero, 1, 0));
+  EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed, 2 * kPage), 0);
+  ASSERT_CU(CUDA_SUCCESS, cuCtxSynchronize());
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(managed));
+  ASSERT_CU(CUDA_SUCCESS, cuMemFree(device));
+}
+
 TEST_F(ManagedMemoryConformance, RangeGetAttributesReportsSeveralAtOnce) {
   CUdeviceptr managed = 0;
   ASSERT_CU(CUDA_SUCCESS, cuMemAllocManaged(&managed, 2 * kPage, CU_MEM_ATTACH_GLOBAL));

@@ -1,5 +1,7 @@
 #include "core/managed_location.h"
 
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "core/context.h"
 #include "core/managed_memory.h"
@@ -69,6 +71,47 @@ absl::Status MemPrefetchToLocation(uint64_t dptr, size_t count, int location_typ
   if (flags != 0) return Error(ErrorCode::kInvalidValue, kWhat, ": flags must be 0, not ", flags);
   SH_ASSIGN_OR_RETURN(int device, LocationDevice(location_type, location_id, true, kWhat));
   return MemPrefetch(dptr, count, device, stream);
+}
+
+absl::Status MemBatchAsync(const char* api, const unsigned long long* dptrs, const size_t* sizes,
+                           size_t count, bool prefetch, const MemLocationArg* locations,
+                           const size_t* location_starts, size_t location_count,
+                           unsigned long long flags, uint64_t stream) {
+  SH_RETURN_IF_ERROR(CurrentContext().status());
+  if (dptrs == nullptr || sizes == nullptr || count == 0) {
+    return Error(ErrorCode::kInvalidValue, api, ": dptrs and sizes must name at least one range");
+  }
+  if (flags != 0) return Error(ErrorCode::kInvalidValue, api, ": flags must be 0, not ", flags);
+  if (prefetch) {
+    if (locations == nullptr || location_starts == nullptr || location_count == 0 ||
+        location_count > count) {
+      return Error(ErrorCode::kInvalidValue, api,
+                   ": prefetchLocs and prefetchLocIdxs must name 1 to count locations");
+    }
+    for (size_t j = 0; j < location_count; ++j) {
+      const bool rises =
+          j == 0 ? location_starts[0] == 0 : location_starts[j] > location_starts[j - 1];
+      if (!rises || location_starts[j] >= count) {
+        return Error(ErrorCode::kInvalidValue, api, ": prefetchLocIdxs[", j,
+                     "] = ", location_starts[j],
+                     " does not start a run of ranges (the first is 0; each is above the last)");
+      }
+    }
+  }
+  std::vector<ManagedBatchRange> ranges(count);
+  size_t j = 0;
+  int device = kDeviceInvalid;
+  for (size_t i = 0; i < count; ++i) {
+    ranges[i].dptr = dptrs[i];
+    ranges[i].size = sizes[i];
+    if (!prefetch) continue;
+    if (j < location_count && location_starts[j] == i) {
+      SH_ASSIGN_OR_RETURN(device, LocationDevice(locations[j].type, locations[j].id, true, api));
+      ++j;
+    }
+    ranges[i].device = device;
+  }
+  return MemBatchPrefetch(ranges.data(), ranges.size(), stream, api);
 }
 
 }  // namespace streamhal

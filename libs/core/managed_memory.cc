@@ -296,6 +296,29 @@ absl::Status MemPrefetch(uint64_t dptr, size_t count, int device, uint64_t strea
   return stream->Flush().status();
 }
 
+absl::Status MemBatchPrefetch(const ManagedBatchRange* ranges, size_t count, uint64_t stream_handle,
+                              const char* what) {
+  SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
+  std::vector<ManagedRange> resolved;
+  resolved.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    SH_ASSIGN_OR_RETURN(ManagedRange range,
+                        ResolveManagedRange(ranges[i].dptr, ranges[i].size, what));
+    if (ranges[i].device != kDeviceInvalid) {
+      SH_RETURN_IF_ERROR(CheckLocation(ranges[i].device, /*allow_cpu=*/true, what));
+    }
+    resolved.push_back(range);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const int device = ranges[i].device;
+    if (device == kDeviceInvalid) continue;
+    Apply(resolved[i], [device](ManagedPageState& s) { s.last_prefetch_location = device; });
+  }
+  // As MemPrefetch: nothing moves, and the batch is a point in the stream.
+  if (stream->capture() != nullptr) return absl::OkStatus();
+  return stream->Flush().status();
+}
+
 absl::Status MemRangeGetAttribute(void* data, size_t data_size, int attribute, uint64_t dptr,
                                   size_t count, ManagedApi api) {
   SH_RETURN_IF_ERROR(CurrentContext().status());

@@ -91,6 +91,19 @@ absl::Status MemAllocManaged(uint64_t* dptr, size_t bytes, unsigned flags);
 absl::Status StreamAttachMem(uint64_t stream, uint64_t dptr, size_t length, unsigned flags);
 absl::Status MemAdvise(uint64_t dptr, size_t count, int advice, int device, ManagedApi api);
 absl::Status MemPrefetch(uint64_t dptr, size_t count, int device, uint64_t stream);
+// One range of a batch (cuMemPrefetchBatchAsync and the discards of CUDA
+// 13.0): prefetched to `device` (a device or kDeviceCpu), or only
+// discarded (kDeviceInvalid).
+struct ManagedBatchRange {
+  uint64_t dptr = 0;
+  size_t size = 0;
+  int device = kDeviceInvalid;
+};
+// Validates every range before it touches any; then, in stream order, as
+// MemPrefetch for each range with a device. A discard leaves the contents
+// as they are: CUDA makes them indeterminate, which they may stay.
+absl::Status MemBatchPrefetch(const ManagedBatchRange* ranges, size_t count, uint64_t stream,
+                              const char* what);
 absl::Status MemRangeGetAttribute(void* data, size_t data_size, int attribute, uint64_t dptr,
                                   size_t count, ManagedApi api);
 // Every output is written only when every attribute is valid.

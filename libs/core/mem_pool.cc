@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/managed_location.h"
 #include "core/pool_arena.h"
 #include "core/runtime.h"
 #include "core/status.h"
@@ -1074,13 +1075,13 @@ absl::StatusOr<Device*> ResolvePoolLocation(const MemLocation* location, int typ
                  " is neither pinned nor managed");
   }
   switch (location->type) {
-    case kMemLocationTypeDevice:
+    case kMemLocationDevice:
       break;
-    case kMemLocationTypeHost:
-    case kMemLocationTypeHostNuma:
+    case kMemLocationHost:
+    case kMemLocationHostNuma:
       return Error(ErrorCode::kNotSupported, api,
                    ": pools of host memory are not implemented; device pools are");
-    case kMemLocationTypeNone:
+    case kMemLocationNone:
       // No preferred location is a form of managed pools only.
       if (managed) break;
       [[fallthrough]];

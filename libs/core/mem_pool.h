@@ -64,10 +64,7 @@ inline constexpr int kMemHandleTypeNone = 0;
 inline constexpr int kMemHandleTypePosixFd = 1;
 inline constexpr int kMemHandleTypeWin32 = 2;
 inline constexpr int kMemHandleTypeWin32Kmt = 4;
-inline constexpr int kMemLocationTypeNone = 0;  // also CU_MEM_LOCATION_TYPE_INVALID
 inline constexpr int kMemLocationTypeDevice = 1;
-inline constexpr int kMemLocationTypeHost = 2;
-inline constexpr int kMemLocationTypeHostNuma = 3;
 inline constexpr int kMemAccessProtNone = 0;
 inline constexpr int kMemAccessProtRead = 1;
 inline constexpr int kMemAccessProtReadWrite = 3;
@@ -283,7 +280,7 @@ absl::Status DeviceSetMemPool(int device, uint64_t pool);
 
 // A CUmemLocation as core reads it.
 struct MemLocation {
-  int type = kMemLocationTypeNone;
+  int type = 0;
   int id = 0;
 };
 // cuMemGetDefaultMemPool, cuMemGetMemPool and cuMemSetMemPool (CUDA 13.0):

@@ -3,6 +3,9 @@
 // cuPointerGetAttribute(s), cuPointerSetAttribute).
 #include <cuda.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "core/c_enum.h"
 #include "core/handle.h"
 #include "core/managed_location.h"
@@ -22,6 +25,17 @@ namespace {
 // driver API (CU_POINTER_ATTRIBUTE_IS_MANAGED tells it apart).
 constexpr streamhal::MemoryTypeCodes kMemoryTypes = {CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE,
                                                      CU_MEMORYTYPE_DEVICE};
+
+// A CUmemLocation array as core reads it (empty for a null one).
+std::vector<streamhal::MemLocationArg> ToCore(const CUmemLocation* locations, size_t count) {
+  std::vector<streamhal::MemLocationArg> out;
+  if (locations == nullptr) return out;
+  out.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    out.push_back({EnumArgument(locations[i].type), locations[i].id});
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -58,6 +72,38 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation l
                                unsigned int flags, CUstream hStream) {
   return ToCUresult(streamhal::MemPrefetchToLocation(devPtr, count, EnumArgument(location.type),
                                                      location.id, flags, HandleValue(hStream)));
+}
+
+CUresult cuMemPrefetchBatchAsync(CUdeviceptr* dptrs, size_t* sizes, size_t count,
+                                 CUmemLocation* prefetchLocs, size_t* prefetchLocIdxs,
+                                 size_t numPrefetchLocs, unsigned long long flags,
+                                 CUstream hStream) {
+  // Bounded before the copy: core refuses more locations than ranges.
+  const std::vector<streamhal::MemLocationArg> locations =
+      ToCore(prefetchLocs, std::min(numPrefetchLocs, count));
+  return ToCUresult(
+      streamhal::MemBatchAsync("cuMemPrefetchBatchAsync", dptrs, sizes, count, /*prefetch=*/true,
+                               prefetchLocs ? locations.data() : nullptr, prefetchLocIdxs,
+                               numPrefetchLocs, flags, HandleValue(hStream)));
+}
+
+CUresult cuMemDiscardBatchAsync(CUdeviceptr* dptrs, size_t* sizes, size_t count,
+                                unsigned long long flags, CUstream hStream) {
+  return ToCUresult(streamhal::MemBatchAsync("cuMemDiscardBatchAsync", dptrs, sizes, count,
+                                             /*prefetch=*/false, nullptr, nullptr, 0, flags,
+                                             HandleValue(hStream)));
+}
+
+CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr* dptrs, size_t* sizes, size_t count,
+                                           CUmemLocation* prefetchLocs, size_t* prefetchLocIdxs,
+                                           size_t numPrefetchLocs, unsigned long long flags,
+                                           CUstream hStream) {
+  const std::vector<streamhal::MemLocationArg> locations =
+      ToCore(prefetchLocs, std::min(numPrefetchLocs, count));
+  return ToCUresult(
+      streamhal::MemBatchAsync("cuMemDiscardAndPrefetchBatchAsync", dptrs, sizes, count,
+                               /*prefetch=*/true, prefetchLocs ? locations.data() : nullptr,
+                               prefetchLocIdxs, numPrefetchLocs, flags, HandleValue(hStream)));
 }
 
 CUresult cuMemRangeGetAttribute(void* data, size_t dataSize, CUmem_range_attribute attribute,

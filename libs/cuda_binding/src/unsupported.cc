@@ -88,13 +88,6 @@ SH_NOT_IMPLEMENTED(cuMemcpyBatchAsync_v2, (CUdeviceptr*, CUdeviceptr*, size_t*, 
                                            CUmemcpyAttributes*, size_t*, size_t, CUstream))
 SH_NOT_IMPLEMENTED(cuMemcpy3DBatchAsync_v2,
                    (size_t, CUDA_MEMCPY3D_BATCH_OP*, unsigned long long, CUstream))
-SH_NOT_IMPLEMENTED(cuMemPrefetchBatchAsync, (CUdeviceptr*, size_t*, size_t, CUmemLocation*, size_t*,
-                                             size_t, unsigned long long, CUstream))
-SH_NOT_IMPLEMENTED(cuMemDiscardBatchAsync,
-                   (CUdeviceptr*, size_t*, size_t, unsigned long long, CUstream))
-SH_NOT_IMPLEMENTED(cuMemDiscardAndPrefetchBatchAsync,
-                   (CUdeviceptr*, size_t*, size_t, CUmemLocation*, size_t*, size_t,
-                    unsigned long long, CUstream))
 SH_NOT_IMPLEMENTED(cuMemBatchDecompressAsync,
                    (CUmemDecompressParams*, size_t, unsigned int, size_t*, CUstream))
 SH_NOT_IMPLEMENTED(cuMemGetHandleForAddressRange,
