@@ -1,6 +1,7 @@
 #include "core/managed_location.h"
 
-#include <vector>
+#include <algorithm>
+#include <cstdint>
 
 #include "absl/status/statusor.h"
 #include "core/context.h"
@@ -74,17 +75,22 @@ absl::Status MemPrefetchToLocation(uint64_t dptr, size_t count, int location_typ
 }
 
 absl::Status MemBatchAsync(const char* api, const unsigned long long* dptrs, const size_t* sizes,
-                           size_t count, bool prefetch, const MemLocationArg* locations,
+                           size_t count, bool prefetch,
+                           const std::function<MemLocationArg(size_t)>& location,
                            const size_t* location_starts, size_t location_count,
                            unsigned long long flags, uint64_t stream) {
   SH_RETURN_IF_ERROR(CurrentContext().status());
   if (dptrs == nullptr || sizes == nullptr || count == 0) {
     return Error(ErrorCode::kInvalidValue, api, ": dptrs and sizes must name at least one range");
   }
+  // Two arrays of `count` entries larger than the address space cannot be
+  // there to read.
+  if (count > SIZE_MAX / (sizeof(*dptrs) + sizeof(*sizes))) {
+    return Error(ErrorCode::kInvalidValue, api, ": count ", count, " is larger than any batch");
+  }
   if (flags != 0) return Error(ErrorCode::kInvalidValue, api, ": flags must be 0, not ", flags);
   if (prefetch) {
-    if (locations == nullptr || location_starts == nullptr || location_count == 0 ||
-        location_count > count) {
+    if (!location || location_starts == nullptr || location_count == 0 || location_count > count) {
       return Error(ErrorCode::kInvalidValue, api,
                    ": prefetchLocs and prefetchLocIdxs must name 1 to count locations");
     }
@@ -98,20 +104,19 @@ absl::Status MemBatchAsync(const char* api, const unsigned long long* dptrs, con
       }
     }
   }
-  std::vector<ManagedBatchRange> ranges(count);
-  size_t j = 0;
-  int device = kDeviceInvalid;
-  for (size_t i = 0; i < count; ++i) {
-    ranges[i].dptr = dptrs[i];
-    ranges[i].size = sizes[i];
-    if (!prefetch) continue;
-    if (j < location_count && location_starts[j] == i) {
-      SH_ASSIGN_OR_RETURN(device, LocationDevice(locations[j].type, locations[j].id, true, api));
-      ++j;
+  auto range = [&](size_t i) -> absl::StatusOr<ManagedBatchRange> {
+    ManagedBatchRange r;
+    r.dptr = dptrs[i];
+    r.size = sizes[i];
+    if (prefetch) {
+      // The run of the last start at or below i.
+      const size_t* run = std::upper_bound(location_starts, location_starts + location_count, i);
+      const MemLocationArg where = location(static_cast<size_t>(run - location_starts) - 1);
+      SH_ASSIGN_OR_RETURN(r.device, LocationDevice(where.type, where.id, true, api));
     }
-    ranges[i].device = device;
-  }
-  return MemBatchPrefetch(ranges.data(), ranges.size(), stream, api);
+    return r;
+  };
+  return MemBatchPrefetch(count, range, stream, api);
 }
 
 }  // namespace streamhal

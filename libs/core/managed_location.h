@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "absl/status/status.h"
 
@@ -38,8 +39,10 @@ struct MemLocationArg {
 // Any bad argument is kInvalidValue (kInvalidDevice for a device that does
 // not exist) and touches no range. `dptrs` is a CUdeviceptr array, read in
 // place (unsigned long long, which uint64_t may not be).
+// `location(j)` reads locations[j]; empty for a null array.
 absl::Status MemBatchAsync(const char* api, const unsigned long long* dptrs, const size_t* sizes,
-                           size_t count, bool prefetch, const MemLocationArg* locations,
+                           size_t count, bool prefetch,
+                           const std::function<MemLocationArg(size_t)>& location,
                            const size_t* location_starts, size_t location_count,
                            unsigned long long flags, uint64_t stream);
 

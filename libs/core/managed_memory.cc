@@ -296,23 +296,26 @@ absl::Status MemPrefetch(uint64_t dptr, size_t count, int device, uint64_t strea
   return stream->Flush().status();
 }
 
-absl::Status MemBatchPrefetch(const ManagedBatchRange* ranges, size_t count, uint64_t stream_handle,
-                              const char* what) {
+absl::Status MemBatchPrefetch(size_t count,
+                              const std::function<absl::StatusOr<ManagedBatchRange>(size_t)>& range,
+                              uint64_t stream_handle, const char* what) {
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(stream_handle));
-  std::vector<ManagedRange> resolved;
-  resolved.reserve(count);
   for (size_t i = 0; i < count; ++i) {
-    SH_ASSIGN_OR_RETURN(ManagedRange range,
-                        ResolveManagedRange(ranges[i].dptr, ranges[i].size, what));
-    if (ranges[i].device != kDeviceInvalid) {
-      SH_RETURN_IF_ERROR(CheckLocation(ranges[i].device, /*allow_cpu=*/true, what));
+    SH_ASSIGN_OR_RETURN(const ManagedBatchRange r, range(i));
+    SH_RETURN_IF_ERROR(ResolveManagedRange(r.dptr, r.size, what).status());
+    if (r.device != kDeviceInvalid) {
+      SH_RETURN_IF_ERROR(CheckLocation(r.device, /*allow_cpu=*/true, what));
     }
-    resolved.push_back(range);
   }
   for (size_t i = 0; i < count; ++i) {
-    const int device = ranges[i].device;
-    if (device == kDeviceInvalid) continue;
-    Apply(resolved[i], [device](ManagedPageState& s) { s.last_prefetch_location = device; });
+    const ManagedBatchRange r = *range(i);  // valid: the first pass read it
+    if (r.device == kDeviceInvalid) continue;
+    // Valid a moment ago; a range freed meanwhile by another thread is the
+    // caller's race, and is skipped.
+    absl::StatusOr<ManagedRange> resolved = ResolveManagedRange(r.dptr, r.size, what);
+    if (!resolved.ok()) continue;
+    const int device = r.device;
+    Apply(*resolved, [device](ManagedPageState& s) { s.last_prefetch_location = device; });
   }
   // As MemPrefetch: nothing moves, and the batch is a point in the stream.
   if (stream->capture() != nullptr) return absl::OkStatus();

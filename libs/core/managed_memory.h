@@ -14,9 +14,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "absl/container/btree_map.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "core/mutex.h"
 
 namespace streamhal {
@@ -99,11 +101,14 @@ struct ManagedBatchRange {
   size_t size = 0;
   int device = kDeviceInvalid;
 };
-// Validates every range before it touches any; then, in stream order, as
-// MemPrefetch for each range with a device. A discard leaves the contents
-// as they are: CUDA makes them indeterminate, which they may stay.
-absl::Status MemBatchPrefetch(const ManagedBatchRange* ranges, size_t count, uint64_t stream,
-                              const char* what);
+// Validates every range (`range(i)` for i below `count`, which fails for a
+// bad location) before it touches any; then, in stream order, as MemPrefetch for each range with a
+// device. A discard leaves the contents as they are: CUDA makes them
+// indeterminate, which they may stay. The ranges are read twice, not
+// copied, so a huge count allocates nothing.
+absl::Status MemBatchPrefetch(size_t count,
+                              const std::function<absl::StatusOr<ManagedBatchRange>(size_t)>& range,
+                              uint64_t stream, const char* what);
 absl::Status MemRangeGetAttribute(void* data, size_t data_size, int attribute, uint64_t dptr,
                                   size_t count, ManagedApi api);
 // Every output is written only when every attribute is valid.

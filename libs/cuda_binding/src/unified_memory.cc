@@ -3,8 +3,7 @@
 // cuPointerGetAttribute(s), cuPointerSetAttribute).
 #include <cuda.h>
 
-#include <algorithm>
-#include <vector>
+#include <functional>
 
 #include "core/c_enum.h"
 #include "core/handle.h"
@@ -26,15 +25,12 @@ namespace {
 constexpr streamhal::MemoryTypeCodes kMemoryTypes = {CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE,
                                                      CU_MEMORYTYPE_DEVICE};
 
-// A CUmemLocation array as core reads it (empty for a null one).
-std::vector<streamhal::MemLocationArg> ToCore(const CUmemLocation* locations, size_t count) {
-  std::vector<streamhal::MemLocationArg> out;
-  if (locations == nullptr) return out;
-  out.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    out.push_back({EnumArgument(locations[i].type), locations[i].id});
-  }
-  return out;
+// Reads element j of a CUmemLocation array; empty for a null array.
+std::function<streamhal::MemLocationArg(size_t)> LocationReader(const CUmemLocation* locations) {
+  if (locations == nullptr) return nullptr;
+  return [locations](size_t j) {
+    return streamhal::MemLocationArg{EnumArgument(locations[j].type), locations[j].id};
+  };
 }
 
 }  // namespace
@@ -78,13 +74,10 @@ CUresult cuMemPrefetchBatchAsync(CUdeviceptr* dptrs, size_t* sizes, size_t count
                                  CUmemLocation* prefetchLocs, size_t* prefetchLocIdxs,
                                  size_t numPrefetchLocs, unsigned long long flags,
                                  CUstream hStream) {
-  // Bounded before the copy: core refuses more locations than ranges.
-  const std::vector<streamhal::MemLocationArg> locations =
-      ToCore(prefetchLocs, std::min(numPrefetchLocs, count));
-  return ToCUresult(
-      streamhal::MemBatchAsync("cuMemPrefetchBatchAsync", dptrs, sizes, count, /*prefetch=*/true,
-                               prefetchLocs ? locations.data() : nullptr, prefetchLocIdxs,
-                               numPrefetchLocs, flags, HandleValue(hStream)));
+  return ToCUresult(streamhal::MemBatchAsync("cuMemPrefetchBatchAsync", dptrs, sizes, count,
+                                             /*prefetch=*/true, LocationReader(prefetchLocs),
+                                             prefetchLocIdxs, numPrefetchLocs, flags,
+                                             HandleValue(hStream)));
 }
 
 CUresult cuMemDiscardBatchAsync(CUdeviceptr* dptrs, size_t* sizes, size_t count,
@@ -98,12 +91,9 @@ CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr* dptrs, size_t* sizes, si
                                            CUmemLocation* prefetchLocs, size_t* prefetchLocIdxs,
                                            size_t numPrefetchLocs, unsigned long long flags,
                                            CUstream hStream) {
-  const std::vector<streamhal::MemLocationArg> locations =
-      ToCore(prefetchLocs, std::min(numPrefetchLocs, count));
-  return ToCUresult(
-      streamhal::MemBatchAsync("cuMemDiscardAndPrefetchBatchAsync", dptrs, sizes, count,
-                               /*prefetch=*/true, prefetchLocs ? locations.data() : nullptr,
-                               prefetchLocIdxs, numPrefetchLocs, flags, HandleValue(hStream)));
+  return ToCUresult(streamhal::MemBatchAsync(
+      "cuMemDiscardAndPrefetchBatchAsync", dptrs, sizes, count, /*prefetch=*/true,
+      LocationReader(prefetchLocs), prefetchLocIdxs, numPrefetchLocs, flags, HandleValue(hStream)));
 }
 
 CUresult cuMemRangeGetAttribute(void* data, size_t dataSize, CUmem_range_attribute attribute,
