@@ -34,6 +34,16 @@ class ManagedMemoryConformance : public ContextTest {
                                            params, nullptr));
   }
 
+  // Waits for an event recorded now in `stream`, which completes only once
+  // everything before it has.
+  static void WaitForAnEventAfter(CUstream stream) {
+    CUevent done = nullptr;
+    ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
+    ASSERT_CU(CUDA_SUCCESS, cuEventRecord(done, stream));
+    ASSERT_CU(CUDA_SUCCESS, cuEventSynchronize(done));
+    ASSERT_CU(CUDA_SUCCESS, cuEventDestroy(done));
+  }
+
   static int RangeInt(CUmem_range_attribute attribute, CUdeviceptr pointer, size_t count) {
     int value = 12345;
     EXPECT_CU(CUDA_SUCCESS,
@@ -48,6 +58,17 @@ class ManagedMemoryConformance : public ContextTest {
 
 float* HostView(CUdeviceptr pointer) {
   return reinterpret_cast<float*>(static_cast<uintptr_t>(pointer));
+}
+
+// `n` floats of managed memory, float i at index i (written by the host);
+// 0 on failure.
+CUdeviceptr CountingManaged(uint32_t n) {
+  CUdeviceptr managed = 0;
+  EXPECT_CU(CUDA_SUCCESS, cuMemAllocManaged(&managed, n * sizeof(float), CU_MEM_ATTACH_GLOBAL));
+  if (managed == 0) return 0;
+  float* host = HostView(managed);
+  for (uint32_t i = 0; i < n; ++i) host[i] = static_cast<float>(i);
+  return managed;
 }
 
 TEST_F(ManagedMemoryConformance, DeviceAttributesSayManagedMemoryWorks) {
@@ -331,10 +352,9 @@ TEST_F(ManagedMemoryConformance, PrefetchIsOrderedInItsStreamAndReported) {
   constexpr uint32_t kN = 2048;
   CUstream stream = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  CUdeviceptr managed = 0;
-  ASSERT_CU(CUDA_SUCCESS, cuMemAllocManaged(&managed, kN * sizeof(float), CU_MEM_ATTACH_GLOBAL));
+  const CUdeviceptr managed = CountingManaged(kN);
+  ASSERT_NE(managed, 0u);
   float* host = HostView(managed);
-  for (uint32_t i = 0; i < kN; ++i) host[i] = static_cast<float>(i);
   ASSERT_CU(CUDA_SUCCESS, cuMemPrefetchAsync(managed, kN * sizeof(float), 0, stream));
   EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed, kN * sizeof(float)),
             0);
@@ -342,10 +362,7 @@ TEST_F(ManagedMemoryConformance, PrefetchIsOrderedInItsStreamAndReported) {
   // Back to the host after the kernel; an event after the prefetch
   // completes only once the kernel has.
   ASSERT_CU(CUDA_SUCCESS, cuMemPrefetchAsync(managed, kN * sizeof(float), CU_DEVICE_CPU, stream));
-  CUevent done = nullptr;
-  ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
-  ASSERT_CU(CUDA_SUCCESS, cuEventRecord(done, stream));
-  ASSERT_CU(CUDA_SUCCESS, cuEventSynchronize(done));
+  WaitForAnEventAfter(stream);
   for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(host[i], 2.0f * i + 1.0f) << i;
   EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed, kN * sizeof(float)),
             CU_DEVICE_CPU);
@@ -362,7 +379,6 @@ TEST_F(ManagedMemoryConformance, PrefetchIsOrderedInItsStreamAndReported) {
   std::vector<float> copied(kN);
   ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoH(copied.data(), managed, kN * sizeof(float)));
   for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(copied[i], 4.0f * i + 3.0f) << i;
-  ASSERT_CU(CUDA_SUCCESS, cuEventDestroy(done));
   ASSERT_CU(CUDA_SUCCESS, cuMemFree(managed));
   ASSERT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
 }
@@ -404,10 +420,9 @@ TEST_F(ManagedMemoryConformance, BatchPrefetchesAndDiscardsEachRangeInStreamOrde
   constexpr uint32_t kN = 3 * kPage / sizeof(float);
   CUstream stream = nullptr;
   ASSERT_CU(CUDA_SUCCESS, cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  CUdeviceptr managed = 0;
-  ASSERT_CU(CUDA_SUCCESS, cuMemAllocManaged(&managed, kN * sizeof(float), CU_MEM_ATTACH_GLOBAL));
+  const CUdeviceptr managed = CountingManaged(kN);
+  ASSERT_NE(managed, 0u);
   float* host = HostView(managed);
-  for (uint32_t i = 0; i < kN; ++i) host[i] = static_cast<float>(i);
   // Pages 0 and 1 to the device, page 2 to the host.
   CUdeviceptr dptrs[] = {managed, managed + kPage, managed + 2 * kPage};
   size_t sizes[] = {kPage, kPage, kPage};
@@ -426,10 +441,7 @@ TEST_F(ManagedMemoryConformance, BatchPrefetchesAndDiscardsEachRangeInStreamOrde
   // batch completes only once the kernel has.
   ASSERT_CU(CUDA_SUCCESS,
             cuMemPrefetchBatchAsync(dptrs, sizes, 3, &locations[1], starts, 1, 0, stream));
-  CUevent done = nullptr;
-  ASSERT_CU(CUDA_SUCCESS, cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
-  ASSERT_CU(CUDA_SUCCESS, cuEventRecord(done, stream));
-  ASSERT_CU(CUDA_SUCCESS, cuEventSynchronize(done));
+  WaitForAnEventAfter(stream);
   for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(host[i], 2.0f * i + 1.0f) << i;
   EXPECT_EQ(RangeInt(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, managed, kN * sizeof(float)),
             CU_DEVICE_CPU);
@@ -448,7 +460,6 @@ TEST_F(ManagedMemoryConformance, BatchPrefetchesAndDiscardsEachRangeInStreamOrde
   Scale(managed, kN, stream);
   ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
   for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(host[i], 1.0f) << i;
-  ASSERT_CU(CUDA_SUCCESS, cuEventDestroy(done));
   ASSERT_CU(CUDA_SUCCESS, cuMemFree(managed));
   ASSERT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
 }

@@ -89,6 +89,18 @@ class MemPoolConformance : public ContextTest {
               cuLaunchKernel(scale_, (n + 63) / 64, 1, 1, 64, 1, 1, 0, stream, params, nullptr));
   }
 
+  // Sets `n` floats at `data` to `value` with a kernel, reads the last one
+  // back, frees the block, all in `stream`; returns what was read once the
+  // stream is done.
+  float WriteReadBackAndFree(CUdeviceptr data, uint32_t n, float value, CUstream stream) {
+    Scale(data, n, 0.0f, value, stream);
+    float read = 0;
+    EXPECT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(&read, data + (n - 1) * 4, 4, stream));
+    EXPECT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, stream));
+    EXPECT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
+    return read;
+  }
+
   CUmodule module_ = nullptr;
   CUfunction scale_ = nullptr;
 };
@@ -186,12 +198,7 @@ TEST_F(MemPoolConformance, AFreedBlockIsReusedInItsStreamWithoutNewMemory) {
   ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(second, stream));
   ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&second, kMiB - 4096, stream));
   EXPECT_EQ(second, first);
-  Scale(second, 1000, 0.0f, 7.0f, stream);
-  float value = 0;
-  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(&value, second + 999 * 4, 4, stream));
-  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(second, stream));
-  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
-  EXPECT_EQ(value, 7.0f);
+  EXPECT_EQ(WriteReadBackAndFree(second, 1000, 7.0f, stream), 7.0f);
   EXPECT_CU(CUDA_SUCCESS, cuMemPoolTrimTo(pool, 0));
   EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0u);
   EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
@@ -470,12 +477,7 @@ TEST_F(MemPoolConformance, LocationFormsNameTheDevicesPools) {
   CUdeviceptr data = 0;
   ASSERT_CU(CUDA_SUCCESS, cuMemAllocAsync(&data, kMiB, stream));
   EXPECT_EQ(PoolBytes(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), kMiB);
-  Scale(data, 256, 0.0f, 4.0f, stream);
-  float value = 0;
-  ASSERT_CU(CUDA_SUCCESS, cuMemcpyDtoHAsync(&value, data + 255 * 4, 4, stream));
-  ASSERT_CU(CUDA_SUCCESS, cuMemFreeAsync(data, stream));
-  ASSERT_CU(CUDA_SUCCESS, cuStreamSynchronize(stream));
-  EXPECT_EQ(value, 4.0f);
+  EXPECT_EQ(WriteReadBackAndFree(data, 256, 4.0f, stream), 4.0f);
   EXPECT_CU(CUDA_SUCCESS, cuStreamDestroy(stream));
   ASSERT_CU(CUDA_SUCCESS, cuMemSetMemPool(&device, pinned, default_pool));
   ASSERT_CU(CUDA_SUCCESS, cuMemGetMemPool(&found, &device, pinned));
