@@ -3,6 +3,7 @@
 #ifndef STREAMHAL_CORE_DEVICE_H_
 #define STREAMHAL_CORE_DEVICE_H_
 
+#include <atomic>
 #include <memory>
 
 #include "absl/base/thread_annotations.h"
@@ -12,6 +13,7 @@
 namespace streamhal {
 
 class Context;
+class MemPool;
 
 class Device {
  public:
@@ -35,10 +37,16 @@ class Device {
   };
   PrimaryState& primary() { return primary_; }
 
+  // The device's current memory pool as core/mem_pool.cc last looked it up,
+  // or null when it must look again: what every cuMemAllocAsync and
+  // cuMemFreeAsync reads, one load from the device.
+  std::atomic<MemPool*>& current_pool_hint() { return current_pool_hint_; }
+
  private:
   const int ordinal_;
   const std::unique_ptr<BackendDevice> backend_;
   PrimaryState primary_;
+  std::atomic<MemPool*> current_pool_hint_{nullptr};
 };
 
 }  // namespace streamhal

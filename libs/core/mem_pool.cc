@@ -85,18 +85,17 @@ class Pools {
     MutexLock lock(&mutex_);
     return DefaultPoolLocked(device);
   }
-  // Every cuMemAllocAsync asks this: one atomic load once the device's
-  // current pool is known.
+  // Every cuMemAllocAsync asks this: one atomic load from the device once
+  // its current pool is known.
   MemPool* CurrentPool(Device* device) {
-    const int ordinal = device->ordinal();
-    const bool fast = ordinal >= 0 && ordinal < kFastDevices;
-    if (fast) {
-      if (MemPool* pool = fast_current_[ordinal].load(std::memory_order_acquire)) return pool;
-    }
+    if (MemPool* pool = device->current_pool_hint().load(std::memory_order_acquire)) return pool;
     MutexLock lock(&mutex_);
-    auto it = current_.find(ordinal);
+    auto it = current_.find(device->ordinal());
     MemPool* pool = it != current_.end() ? it->second : DefaultPoolLocked(device);
-    if (fast) fast_current_[ordinal].store(pool, std::memory_order_release);
+    device->current_pool_hint().store(pool, std::memory_order_release);
+    if (std::find(hinted_.begin(), hinted_.end(), device) == hinted_.end()) {
+      hinted_.push_back(device);
+    }
     return pool;
   }
   void SetCurrentPool(Device* device, MemPool* pool) {
@@ -155,6 +154,7 @@ class Pools {
       defaults_.clear();
       current_.clear();
       ForgetCurrentLocked();
+      hinted_.clear();
     }
     for (auto& pool : pools) pool->Trim(0, /*wait=*/true);
   }
@@ -208,7 +208,9 @@ class Pools {
   }
   // The next CurrentPool of every device asks under the lock again.
   void ForgetCurrentLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    for (auto& current : fast_current_) current.store(nullptr, std::memory_order_release);
+    for (Device* device : hinted_) {
+      device->current_pool_hint().store(nullptr, std::memory_order_release);
+    }
   }
   std::unique_ptr<MemPool> TakeLocked(MemPool* pool) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     for (auto it = pools_.begin(); it != pools_.end(); ++it) {
@@ -226,11 +228,10 @@ class Pools {
   absl::flat_hash_map<int, MemPool*> defaults_ ABSL_GUARDED_BY(mutex_);
   absl::flat_hash_map<int, MemPool*> current_ ABSL_GUARDED_BY(mutex_);
   std::vector<DeferredFree> deferred_ ABSL_GUARDED_BY(mutex_);
-  // Devices whose current pool CurrentPool answers without the lock: each
-  // slot is that device's current pool, or null when it must be looked up.
-  // Written only under the lock.
-  static constexpr int kFastDevices = 64;
-  std::atomic<MemPool*> fast_current_[kFastDevices] = {};
+  // The devices whose current_pool_hint CurrentPool has set: the ones to
+  // clear when a current pool changes. Devices outlive the pools (Deinit
+  // destroys the pools first).
+  std::vector<Device*> hinted_ ABSL_GUARDED_BY(mutex_);
 };
 
 Pools& GetPools() {
@@ -260,12 +261,12 @@ absl::Status AllocFrom(Context* context, MemPool* pool, uint64_t* dptr, size_t b
   if (dptr == nullptr) return Error(ErrorCode::kInvalidValue, api, ": dptr is null");
   if (bytes == 0) return Error(ErrorCode::kInvalidValue, api, ": bytesize is 0");
   SH_ASSIGN_OR_RETURN(Stream * stream, ResolveStream(context, stream_handle));
-  if (pool == nullptr) pool = GetPools().CurrentPool(stream->context()->device());
+  if (pool == nullptr) pool = GetPools().CurrentPool(stream->device());
   if (pool->imported()) {
     return Error(ErrorCode::kInvalidValue, api,
                  ": a pool imported from another process allocates nothing");
   }
-  if (pool->device() != stream->context()->device()) {
+  if (pool->device() != stream->device()) {
     return Error(ErrorCode::kInvalidValue, api, ": the pool belongs to device ",
                  pool->device()->ordinal(), ", the stream to device ",
                  stream->context()->device()->ordinal());
@@ -714,7 +715,7 @@ absl::Status MemFreeAsync(uint64_t dptr, uint64_t stream_handle) {
   // the address map is not asked. Anything else (and a failed flush, which
   // the full path reports after validating) takes the full path.
   if (stream->role() != StreamRole::kLegacy && dptr != 0) {
-    MemPool* pool = GetPools().CurrentPool(stream->context()->device());
+    MemPool* pool = GetPools().CurrentPool(stream->device());
     // Nothing recorded since the last flush: that flush's point covers
     // every use of the block in this stream, and the stream's lock is not
     // needed.

@@ -22,6 +22,7 @@ Stream::Stream(Context* context, std::unique_ptr<BackendStream> backend, StreamR
                unsigned flags, int priority)
     : Object(kKind),
       context_(context),
+      device_(context->device()),
       role_(role),
       flags_(flags),
       priority_(priority),

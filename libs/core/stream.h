@@ -22,6 +22,7 @@
 namespace streamhal {
 
 class Context;
+class Device;
 class GraphNode;
 struct CaptureSession;
 
@@ -48,6 +49,8 @@ class Stream : public Object {
   ~Stream() override;
 
   Context* context() const { return context_; }
+  // The context's device, kept here: the pool calls read it on every call.
+  Device* device() const { return device_; }
   StreamRole role() const { return role_; }
   unsigned flags() const { return flags_; }
   int priority() const { return priority_.load(std::memory_order_relaxed); }
@@ -151,6 +154,7 @@ class Stream : public Object {
   absl::Status CollectImplicitWaits(std::vector<std::pair<Stream*, uint64_t>>* waits);
 
   Context* const context_;
+  Device* const device_;
   const StreamRole role_;
   const unsigned flags_;
   std::atomic<int> priority_;
